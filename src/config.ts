@@ -1,0 +1,103 @@
+import path from 'node:path';
+
+/**
+ * Everything Warden reads from its environment, parsed once at start.
+ * Nothing else in src/ reads process.env: tests and the CLI build a Config directly.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** Folder for the generated secret key, uploaded documents and the first admin's credentials. */
+  dataDir: string;
+  /** Explicit secret; when absent one is generated once and kept in `dataDir`. */
+  secretKey: string | undefined;
+  admin: { email: string; password: string } | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** log2 of scrypt's N for new password hashes (15 = 32 MiB, ~60 ms per hash). */
+  passwordHashCost: number;
+  /** Lifetime of a login token, in seconds (CONTRACT: 24 h). */
+  tokenTtlSeconds: number;
+}
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; filename: string }
+  | { dialect: 'postgres'; url: string; schema?: string | undefined };
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function parseDatabaseUrl(raw: string, cwd: string, variable = 'WARDEN_DATABASE_URL'): DatabaseConfig {
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError(variable, 'is not a valid postgres:// URL');
+    }
+    return { dialect: 'postgres', url: raw };
+  }
+  if (raw.startsWith('sqlite:')) {
+    // sqlite:///absolute/path.db (three slashes: absolute) or sqlite:relative/path.db
+    const rest = raw.slice('sqlite:'.length);
+    if (rest === ':memory:') return { dialect: 'sqlite', filename: ':memory:' };
+    const file = rest.startsWith('//') ? rest.slice(2) : rest;
+    if (file.length === 0) throw new ConfigError(variable, 'names no database file (use sqlite:data/warden.db)');
+    return { dialect: 'sqlite', filename: path.resolve(cwd, file) };
+  }
+  throw new ConfigError(variable, 'must start with sqlite: or postgres:// (for example sqlite:data/warden.db)');
+}
+
+function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const adminEmail = env.WARDEN_ADMIN_EMAIL?.trim() || undefined;
+  const adminPassword = env.WARDEN_ADMIN_PASSWORD || undefined;
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    throw new ConfigError(
+      adminEmail === undefined ? 'WARDEN_ADMIN_EMAIL' : 'WARDEN_ADMIN_PASSWORD',
+      'WARDEN_ADMIN_EMAIL and WARDEN_ADMIN_PASSWORD must be set together',
+    );
+  }
+  if (adminEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(adminEmail)) {
+    throw new ConfigError('WARDEN_ADMIN_EMAIL', 'is not an email address');
+  }
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new ConfigError('WARDEN_ADMIN_PASSWORD', 'must be at least 8 characters long');
+  }
+  const secretKey = env.WARDEN_SECRET_KEY || undefined;
+  if (secretKey !== undefined && secretKey.length < 32) {
+    throw new ConfigError('WARDEN_SECRET_KEY', 'must be at least 32 characters long (try: openssl rand -hex 32)');
+  }
+  const host = env.HOST?.trim() || '127.0.0.1';
+  return {
+    port: parseInteger(env, 'PORT', 8000, 0, 65535),
+    host,
+    database: parseDatabaseUrl(env.WARDEN_DATABASE_URL?.trim() || 'sqlite:data/warden.db', cwd),
+    dataDir: path.resolve(cwd, env.WARDEN_DATA_DIR?.trim() || 'data'),
+    secretKey,
+    admin: adminEmail !== undefined && adminPassword !== undefined ? { email: adminEmail, password: adminPassword } : undefined,
+    logLevel: logLevel as Config['logLevel'],
+    passwordHashCost: parseInteger(env, 'WARDEN_PASSWORD_HASH_COST', 15, 14, 20),
+    tokenTtlSeconds: 24 * 60 * 60,
+  };
+}

@@ -1,0 +1,31 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { Migrator } from 'kysely';
+import type { Dialect } from '../database.js';
+import { identity } from './0001_identity.js';
+import { agents } from './0002_agents.js';
+import type { WardenMigration } from './types.js';
+
+/**
+ * Every migration, in order. A new one is appended here with the next number;
+ * a migration that has shipped is never edited.
+ */
+export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
+  ['0001_identity', identity],
+  ['0002_agents', agents],
+];
+
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, migration] of MIGRATIONS) out[name] = { up: (d) => migration.up(d, dialect) };
+      return out;
+    },
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${message}`, { cause: error });
+  }
+}

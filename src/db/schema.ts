@@ -1,0 +1,150 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes as Kysely sees them. Rows are not API objects: each feature converts
+ * explicitly (`toAgent(row)`), so a new column never leaks into a response.
+ * Booleans are stored as 0/1 and JSON as text in both engines, which keeps the
+ * SQLite and PostgreSQL paths identical.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  given_name: string | null;
+  family_name: string | null;
+  external_user_id: string | null;
+  profile_image: string | null;
+  is_active: number;
+  is_verified: number;
+  is_super_admin: number;
+  password_change_required: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TeamsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MembershipsTable {
+  id: string;
+  team_id: string;
+  user_id: string;
+  role: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InvitationsTable {
+  id: string;
+  team_id: string;
+  email: string;
+  invited_by: string;
+  role: string;
+  status: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  secret_hash: string;
+  /** JSON array of permission names, or null for "everything the user holds". */
+  permissions: string | null;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface AgentsTable {
+  id: string;
+  team_id: string;
+  created_by: string;
+  agent_name: string;
+  model_name: string;
+  agent_url: string | null;
+  hub: string;
+  /** AES-256-GCM ciphertext of the agent's API key (see src/crypto/secret-box.ts). */
+  api_key_enc: string | null;
+  /** Last 4 characters of the key, kept to mask it without decrypting on every read. */
+  api_key_hint: string | null;
+  agent_system_prompt: string | null;
+  rate_limit_requests_per_minute: number;
+  status: string;
+  access_level: string;
+  agent_params: string | null;
+  mcp_config: string | null;
+  delegated_agents: string;
+  white_box_config: string | null;
+  agent_metadata: string | null;
+  purpose: string | null;
+  protocol: string;
+  test_score: string | null;
+  last_tested_by: string | null;
+  evaluated_harnesses: string | null;
+  last_evaluated_at: number | null;
+  protection_status: string;
+  trust_stage: string;
+  trusted_at: number | null;
+  ttt_days: number | null;
+  dome_config_id: string | null;
+  dome_manually_configured: number;
+  import_metadata: string | null;
+  capabilities: string | null;
+  skills: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AgentLifecycleEventsTable {
+  /** Monotonic order of events; the row lock on the agent makes it the order of changes. */
+  seq: Generated<number>;
+  id: string;
+  agent_id: string;
+  team_id: string;
+  from_stage: string | null;
+  to_stage: string;
+  changed_by: string;
+  changed_at: number;
+}
+
+export interface EvaluationsTable {
+  id: string;
+  team_id: string;
+  agent_id: string;
+  status: string;
+  overall_score: number | null;
+  reliability_score: number | null;
+  security_score: number | null;
+  safety_score: number | null;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  teams: TeamsTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  agents: AgentsTable;
+  agent_lifecycle_events: AgentLifecycleEventsTable;
+  evaluations: EvaluationsTable;
+}

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, RequestValidationError, type ValidationIssue } from './errors.js';
+import { toValidationIssues } from './validation.js';
+
+const sendIssues = (reply: FastifyReply, issues: ValidationIssue[]) => reply.code(422).send({ detail: issues });
+
+/** Fastify's own request errors, turned into the contract's shapes (never a 500). */
+function frameworkError(error: FastifyError, request: FastifyRequest): { status: number; body: unknown } | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 422, body: { detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] } };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 422, body: { detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] } };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, body: { detail: 'Request body is too large' } };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return {
+        status: 415,
+        body: { detail: `Unsupported content type "${request.headers['content-type'] ?? ''}": send application/json` },
+      };
+    default:
+      break;
+  }
+  if (error.name === 'SyntaxError' || error.statusCode === 400) {
+    // Malformed JSON surfaces as a SyntaxError from the body parser.
+    if (error.name === 'SyntaxError') {
+      return { status: 422, body: { detail: [{ loc: ['body', 0], msg: 'JSON decode error', type: 'json_invalid' }] } };
+    }
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, body: { detail: error.message } };
+  }
+  return undefined;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.status).headers(error.headers).send({ detail: error.message });
+    }
+    if (error instanceof RequestValidationError) return sendIssues(reply, error.issues);
+    if (error.validation) {
+      const part = error.validationContext;
+      if (part === 'body' && (request.body === undefined || request.body === null)) {
+        return sendIssues(reply, [{ loc: ['body'], msg: 'Field required', type: 'missing' }]);
+      }
+      return sendIssues(reply, toValidationIssues(error.validation as never, part));
+    }
+    const known = frameworkError(error, request);
+    if (known) return reply.code(known.status).send(known.body);
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ detail: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}` }));
+}

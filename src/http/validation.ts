@@ -1,0 +1,145 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ValidationIssue } from './errors.js';
+
+function makeAjv(options: Options): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, ...options });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+/**
+ * Bodies are JSON: their types are checked as sent (no "5" → 5, no null → "").
+ * Query strings and path parameters are text, so numbers and booleans are coerced,
+ * and a single `?statuses=x` becomes a one-element array.
+ */
+const bodyAjv = makeAjv({ coerceTypes: false });
+const textAjv = makeAjv({ coerceTypes: 'array' });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+const LOC_PREFIX: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function pointerToLoc(pointer: string): Array<string | number> {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
+const TYPE_NAMES: Record<string, { type: string; msg: string }> = {
+  string: { type: 'string_type', msg: 'Input should be a valid string' },
+  integer: { type: 'int_parsing', msg: 'Input should be a valid integer, unable to parse string as an integer' },
+  number: { type: 'float_parsing', msg: 'Input should be a valid number, unable to parse string as a number' },
+  boolean: { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' },
+  object: { type: 'model_attributes_type', msg: 'Input should be a valid dictionary or object to extract fields from' },
+  array: { type: 'list_type', msg: 'Input should be a valid list' },
+  null: { type: 'none_required', msg: 'Input should be None' },
+};
+
+const FORMAT_NAMES: Record<string, { type: string; msg: string }> = {
+  uuid: { type: 'uuid_parsing', msg: 'Input should be a valid UUID' },
+  uri: { type: 'url_parsing', msg: 'Input should be a valid URL' },
+  email: { type: 'value_error', msg: 'value is not a valid email address' },
+};
+
+function describeEnum(values: unknown[]): string {
+  const quoted = values.map((v) => `'${String(v)}'`);
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
+}
+
+function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
+  const loc = [prefix, ...pointerToLoc(error.instancePath)];
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { loc: [...loc, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
+    case 'enum':
+      return { loc, msg: `Input should be ${describeEnum(p.allowedValues as unknown[])}`, type: 'enum' };
+    case 'const':
+      return { loc, msg: `Input should be '${String(p.allowedValue)}'`, type: 'literal_error' };
+    case 'type': {
+      const first = String(Array.isArray(p.type) ? p.type[0] : p.type).split(',')[0] ?? 'string';
+      const known = TYPE_NAMES[first] ?? { type: `${first}_type`, msg: `Input should be a valid ${first}` };
+      return { loc, ...known };
+    }
+    case 'minimum':
+      return { loc, msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
+    case 'maximum':
+      return { loc, msg: `Input should be less than or equal to ${p.limit}`, type: 'less_than_equal' };
+    case 'exclusiveMinimum':
+      return { loc, msg: `Input should be greater than ${p.limit}`, type: 'greater_than' };
+    case 'exclusiveMaximum':
+      return { loc, msg: `Input should be less than ${p.limit}`, type: 'less_than' };
+    case 'minLength':
+      return {
+        loc,
+        msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
+    case 'maxLength':
+      return { loc, msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
+    case 'minItems':
+      return { loc, msg: `List should have at least ${p.limit} items`, type: 'too_short' };
+    case 'maxItems':
+      return { loc, msg: `List should have at most ${p.limit} items`, type: 'too_long' };
+    case 'maxProperties':
+      return { loc, msg: `Object should have at most ${p.limit} fields`, type: 'too_long' };
+    case 'pattern':
+      return { loc, msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
+    case 'format': {
+      const known = FORMAT_NAMES[String(p.format)] ?? { type: 'value_error', msg: `Input should be a valid ${p.format}` };
+      return { loc, ...known };
+    }
+    default:
+      return { loc, msg: error.message ?? 'Invalid input', type: 'value_error' };
+  }
+}
+
+const isTypeError = (e: ErrorObject) => e.keyword === 'type';
+const isNullBranch = (e: ErrorObject) => e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null';
+
+/**
+ * Ajv reports every branch of a union (`anyOf: [X, null]`) that failed; a person wants the
+ * one that explains the problem. Per location keep the most specific failure: drop the
+ * union summary and the "should be null" branch, prefer a failure deeper in the value, and
+ * prefer a constraint (pattern, minimum, …) over a type mismatch.
+ */
+export function toValidationIssues(errors: ErrorObject[], httpPart: string | undefined): ValidationIssue[] {
+  const prefix = LOC_PREFIX[httpPart ?? 'body'] ?? 'body';
+  const candidates = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if');
+  const kept = candidates.filter((e) => {
+    if (!isNullBranch(e)) return true;
+    return !candidates.some((o) => o !== e && !isNullBranch(o) && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
+  });
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const e of kept) {
+    const key = e.keyword === 'required' ? `${e.instancePath}/${String((e.params as { missingProperty?: unknown }).missingProperty)}` : e.instancePath;
+    const list = byPath.get(key) ?? [];
+    list.push(e);
+    byPath.set(key, list);
+  }
+  const issues: ValidationIssue[] = [];
+  for (const [key, list] of byPath) {
+    // A type mismatch at a path whose children also failed is the other union branch: skip it.
+    const deeper = [...byPath.keys()].some((k) => k !== key && k.startsWith(`${key}/`));
+    const specific = list.find((e) => !isTypeError(e)) ?? list[0];
+    if (specific === undefined) continue;
+    if (deeper && isTypeError(specific)) continue;
+    issues.push(toIssue(specific, prefix));
+  }
+  if (issues.length === 0 && errors[0]) issues.push(toIssue(errors[0], prefix));
+  return issues;
+}

@@ -1,0 +1,90 @@
+import { invalid } from '../../http/errors.js';
+import type { AgentOut } from './agents.schemas.js';
+import type { AgentRow, LatestEvaluationRow } from './agents.repo.js';
+
+/** The fixed mask an agent's API key is answered behind (CONTRACT.md). */
+export const API_KEY_MASK = '********';
+
+/** Keys shorter than this are answered as the mask alone: four characters would be too much of them. */
+const MIN_LENGTH_FOR_HINT = 12;
+
+export const apiKeyHint = (key: string) => (key.length >= MIN_LENGTH_FOR_HINT ? key.slice(-4) : null);
+
+export function maskedApiKey(row: Pick<AgentRow, 'api_key_enc' | 'api_key_hint'>): string | null {
+  if (row.api_key_enc === null) return null;
+  return API_KEY_MASK + (row.api_key_hint ?? '');
+}
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+export const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/**
+ * `test_score` is a decimal number in string form. Numbers and strings are normalised the
+ * way Python's Decimal prints them ("+.50" → "0.50", "007" → "7"), never in exponent form.
+ */
+export function toDecimalString(value: number | string, loc: Array<string | number>): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw invalid(loc, 'Input should be a finite number', 'finite_number');
+    const plain = String(value);
+    return /e/i.test(plain) ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : plain;
+  }
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(value);
+  if (match === null) throw invalid(loc, 'Input should be a valid decimal', 'decimal_parsing');
+  const [, sign = '', intPart = '', frac] = match;
+  const integer = intPart.replace(/^0+(?=\d)/, '') || '0';
+  const fraction = frac !== undefined && frac.length > 0 ? `.${frac}` : '';
+  return `${sign === '-' ? '-' : ''}${integer}${fraction}`;
+}
+
+export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): AgentOut {
+  const agent: AgentOut = {
+    id: row.id,
+    agent_name: row.agent_name,
+    model_name: row.model_name,
+    agent_url: row.agent_url,
+    hub: row.hub,
+    api_key: maskedApiKey(row),
+    agent_system_prompt: row.agent_system_prompt,
+    rate_limit_requests_per_minute: row.rate_limit_requests_per_minute,
+    team_id: row.team_id,
+    created_by: row.created_by,
+    status: row.status as AgentOut['status'],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    access_level: row.access_level as AgentOut['access_level'],
+    agent_params: parse(row.agent_params),
+    mcp_config: parse(row.mcp_config),
+    delegated_agents: parse(row.delegated_agents) ?? [],
+    white_box_config: parse(row.white_box_config),
+    agent_metadata: parse(row.agent_metadata),
+    purpose: row.purpose,
+    protocol: row.protocol as AgentOut['protocol'],
+    test_score: row.test_score,
+    last_tested_by: row.last_tested_by,
+    evaluated_harnesses: parse(row.evaluated_harnesses),
+    last_evaluated_at: row.last_evaluated_at,
+    protection_status: row.protection_status as AgentOut['protection_status'],
+    trust_stage: row.trust_stage as AgentOut['trust_stage'],
+    trusted_at: row.trusted_at,
+    ttt_days: row.ttt_days,
+    dome_config_id: row.dome_config_id,
+    dome_manually_configured: row.dome_manually_configured === 1,
+    import_metadata: parse(row.import_metadata),
+    capabilities: parse(row.capabilities),
+    skills: parse(row.skills) ?? [],
+  };
+  if (latest !== undefined) {
+    agent.latest_evaluation =
+      latest === null
+        ? null
+        : {
+            evaluation_id: latest.id,
+            overall_score: latest.overall_score,
+            reliability_score: latest.reliability_score,
+            security_score: latest.security_score,
+            safety_score: latest.safety_score,
+            completed_at: latest.completed_at,
+          };
+  }
+  return agent;
+}

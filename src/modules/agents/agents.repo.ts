@@ -1,0 +1,103 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Dialect } from '../../db/database.js';
+import type { AgentLifecycleEventsTable, AgentsTable, DB } from '../../db/schema.js';
+
+export type AgentRow = Selectable<AgentsTable>;
+export type AgentPatch = Updateable<AgentsTable>;
+
+export const insertAgent = (db: Kysely<DB>, row: Insertable<AgentsTable>) => db.insertInto('agents').values(row).execute();
+
+export const findAgent = (db: Kysely<DB>, id: string) =>
+  db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Reads the agent and, on PostgreSQL, locks its row until the transaction ends (SQLite transactions are already serial). */
+export const findAgentForUpdate = (db: Kysely<DB>, dialect: Dialect, id: string) => {
+  const query = db.selectFrom('agents').selectAll().where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+};
+
+/** One UPDATE of just the fields sent: concurrent writers of other fields never overwrite each other. */
+export const updateAgent = (db: Kysely<DB>, id: string, patch: AgentPatch) =>
+  db.updateTable('agents').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+
+export interface AgentListFilter {
+  teamId: string;
+  statuses: readonly string[];
+  limit: number;
+  offset: number;
+}
+
+export const listAgents = (db: Kysely<DB>, f: AgentListFilter) =>
+  db
+    .selectFrom('agents')
+    .selectAll()
+    .where('team_id', '=', f.teamId)
+    .where('status', 'in', f.statuses)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(f.limit)
+    .offset(f.offset)
+    .execute();
+
+export const countAgents = async (db: Kysely<DB>, f: Pick<AgentListFilter, 'teamId' | 'statuses'>) =>
+  Number(
+    (
+      await db
+        .selectFrom('agents')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('team_id', '=', f.teamId)
+        .where('status', 'in', f.statuses)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+export const insertLifecycleEvent = (db: Kysely<DB>, row: Insertable<AgentLifecycleEventsTable>) =>
+  db.insertInto('agent_lifecycle_events').values(row).execute();
+
+export const listLifecycleEvents = (db: Kysely<DB>, agentId: string, limit: number, offset: number) =>
+  db
+    .selectFrom('agent_lifecycle_events')
+    .select(['id', 'agent_id', 'from_stage', 'to_stage', 'changed_by', 'changed_at'])
+    .where('agent_id', '=', agentId)
+    .orderBy('seq')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+export const countLifecycleEvents = async (db: Kysely<DB>, agentId: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('agent_lifecycle_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('agent_id', '=', agentId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** The latest completed evaluation of each agent in `agentIds`. */
+export async function latestEvaluations(db: Kysely<DB>, agentIds: readonly string[]) {
+  if (agentIds.length === 0) return new Map<string, LatestEvaluationRow>();
+  const rows = await db
+    .selectFrom('evaluations')
+    .select(['id', 'agent_id', 'overall_score', 'reliability_score', 'security_score', 'safety_score', 'completed_at'])
+    .where('agent_id', 'in', agentIds)
+    .where('status', '=', 'completed')
+    .orderBy('agent_id')
+    .orderBy('completed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const latest = new Map<string, LatestEvaluationRow>();
+  for (const row of rows) if (!latest.has(row.agent_id)) latest.set(row.agent_id, row);
+  return latest;
+}
+
+export interface LatestEvaluationRow {
+  id: string;
+  agent_id: string;
+  overall_score: number | null;
+  reliability_score: number | null;
+  security_score: number | null;
+  safety_score: number | null;
+  completed_at: number | null;
+}

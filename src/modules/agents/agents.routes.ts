@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses, IdParams } from '../../http/schemas.js';
+import {
+  Agent,
+  AgentConfigListResponse,
+  AgentCreate,
+  AgentCreateQuery,
+  AgentGetQuery,
+  AgentLifecycleUpdate,
+  AgentListQuery,
+  AgentUpdate,
+  LifecycleHistory,
+  LifecycleHistoryQuery,
+} from './agents.schemas.js';
+import type { AgentService } from './agents.service.js';
+
+const { 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } = errorResponses;
+const tags = ['Agent Environment', 'agent-configurations'];
+
+export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentService }> = async (app, { agents }) => {
+  app.post(
+    '/v1/agent-configurations/',
+    {
+      schema: {
+        tags,
+        summary: 'Register an agent',
+        querystring: AgentCreateQuery,
+        body: AgentCreate,
+        response: { 201: Agent, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await agents.create(request.principal, request.query.team_id, request.body)),
+  );
+
+  app.get(
+    '/v1/agent-configurations/',
+    {
+      schema: {
+        tags,
+        summary: "List your team's agents",
+        querystring: AgentListQuery,
+        response: { 200: AgentConfigListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => agents.list(request.principal, request.query),
+  );
+
+  app.get(
+    '/v1/agent-configurations/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get an agent',
+        params: IdParams,
+        querystring: AgentGetQuery,
+        response: { 200: Agent, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => agents.get(request.principal, request.params.id, request.query.include_scores),
+  );
+
+  app.put(
+    '/v1/agent-configurations/:id',
+    {
+      schema: {
+        tags,
+        summary: "Update an agent's configuration (absent fields are left as they are)",
+        params: IdParams,
+        body: AgentUpdate,
+        response: { 200: Agent, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => agents.update(request.principal, request.params.id, request.body),
+  );
+
+  app.put(
+    '/v1/agent-configurations/:id/archive',
+    {
+      schema: {
+        tags,
+        summary: 'Archive an agent',
+        params: IdParams,
+        response: { 200: Agent, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => agents.archive(request.principal, request.params.id),
+  );
+
+  app.put(
+    '/v1/agent-configurations/:id/lifecycle',
+    {
+      schema: {
+        tags,
+        summary: "Move an agent's trust lifecycle stage ('hardened' captures trusted_at and ttt_days)",
+        params: IdParams,
+        body: AgentLifecycleUpdate,
+        response: { 200: Agent, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => agents.updateLifecycle(request.principal, request.params.id, request.body.trust_stage),
+  );
+
+  app.get(
+    '/v1/agent-configurations/:id/lifecycle/history',
+    {
+      schema: {
+        tags,
+        summary: "An agent's trust stage changes, oldest first (who, when, from, to)",
+        params: IdParams,
+        querystring: LifecycleHistoryQuery,
+        response: { 200: LifecycleHistory, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => agents.lifecycleHistory(request.principal, request.params.id, request.query.limit, request.query.offset),
+  );
+};

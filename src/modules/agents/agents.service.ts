@@ -1,0 +1,199 @@
+import { Value } from 'typebox/value';
+import { encryptSecret } from '../../crypto/keys.js';
+import type { Deps } from '../../deps.js';
+import { invalid, notFound } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { Principal } from '../auth/permissions.js';
+import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { API_KEY_MASK, apiKeyHint, json, maskedApiKey, toAgent, toDecimalString } from './agents.mapping.js';
+import type { AgentPatch, AgentRow } from './agents.repo.js';
+import * as repo from './agents.repo.js';
+import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
+import { AGENT_STATUSES, AgentCreate, AgentUpdate } from './agents.schemas.js';
+
+type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now'>;
+
+const SECONDS_PER_DAY = 86_400;
+const DEFAULT_STATUSES = AGENT_STATUSES.filter((s) => s !== 'archived');
+
+/** Fields whose Agent type is not nullable: null leaves them as they are (CONTRACT.md). */
+const NON_NULLABLE_SCALARS = ['agent_name', 'model_name', 'status', 'hub', 'access_level', 'protocol', 'protection_status', 'rate_limit_requests_per_minute'] as const;
+const NULLABLE_SCALARS = ['agent_url', 'agent_system_prompt', 'purpose', 'last_tested_by', 'last_evaluated_at', 'dome_config_id'] as const;
+const NULLABLE_JSON = ['agent_params', 'mcp_config', 'white_box_config', 'agent_metadata', 'evaluated_harnesses'] as const;
+
+export interface ListAgentsInput {
+  statuses?: string[] | undefined;
+  limit: number;
+  offset: number;
+  include_scores: boolean;
+  team_id?: string | undefined;
+}
+
+export function createAgentService(deps: AgentDeps) {
+  const { db, dialect, now } = deps;
+
+  /** The agent, if the caller may act on it with `permission` (404 when its team is not visible). */
+  async function loadAuthorized(principal: Principal, id: string, permission: 'agent:read' | 'agent:write'): Promise<AgentRow> {
+    const row = await repo.findAgent(db, id);
+    if (row === undefined) throw notFound('Agent');
+    authorize(principal, permission, row.team_id, 'Agent');
+    return row;
+  }
+
+  function sealApiKey(key: string, current: Pick<AgentRow, 'api_key_enc' | 'api_key_hint'> | null): AgentPatch | undefined {
+    if (current !== null && key === maskedApiKey(current)) return undefined; // the masked value sent back: unchanged
+    if (key.startsWith(API_KEY_MASK)) {
+      throw invalid(['body', 'api_key'], 'This looks like a masked key; send the real key, or leave the field out to keep the current one');
+    }
+    return { api_key_enc: encryptSecret(deps.keys.agentSecrets, key), api_key_hint: apiKeyHint(key) };
+  }
+
+  /** The columns an update body sets; absent fields are not touched. */
+  function patchFrom(body: AgentUpdateBody, current: AgentRow | null): AgentPatch {
+    const patch: AgentPatch = {};
+    const set = patch as Record<string, unknown>;
+    for (const field of NON_NULLABLE_SCALARS) if (body[field] != null) set[field] = body[field];
+    for (const field of NULLABLE_SCALARS) if (body[field] !== undefined) set[field] = body[field];
+    for (const field of NULLABLE_JSON) if (body[field] !== undefined) set[field] = json(body[field]);
+    if (body.delegated_agents != null) patch.delegated_agents = JSON.stringify(body.delegated_agents);
+    if (body.dome_manually_configured != null) patch.dome_manually_configured = body.dome_manually_configured ? 1 : 0;
+    if (body.test_score !== undefined) {
+      patch.test_score = body.test_score === null ? null : toDecimalString(body.test_score, ['body', 'test_score']);
+    }
+    if (body.api_key === null) Object.assign(patch, { api_key_enc: null, api_key_hint: null });
+    else if (body.api_key !== undefined) Object.assign(patch, sealApiKey(body.api_key, current));
+    return patch;
+  }
+
+  async function withScores(rows: AgentRow[], include: boolean) {
+    if (!include) return rows.map((r) => toAgent(r));
+    const latest = await repo.latestEvaluations(db, rows.map((r) => r.id));
+    return rows.map((r) => toAgent(r, latest.get(r.id) ?? null));
+  }
+
+  return {
+    async create(principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody) {
+      requireAnywhere(principal, 'agent:write');
+      const teamId = resolveTeam(principal, teamIdParam);
+      authorize(principal, 'agent:write', teamId, 'Team');
+      const body = Value.Clean(AgentCreate, structuredClone(input)) as AgentCreateBody;
+      const at = now();
+      const params = body.agent_params ?? (body.rag_params != null || body.function_route_params != null ? {} : null);
+      if (params !== null) {
+        if (body.rag_params != null) params.rag_params = body.rag_params;
+        if (body.function_route_params != null) params.function_route_params = body.function_route_params;
+      }
+      const row: AgentRow = {
+        id: newId(),
+        team_id: teamId,
+        created_by: principal.userId,
+        agent_name: body.agent_name,
+        model_name: body.model_name,
+        agent_url: null,
+        hub: 'custom',
+        api_key_enc: null,
+        api_key_hint: null,
+        agent_system_prompt: null,
+        rate_limit_requests_per_minute: 100,
+        status: 'active',
+        access_level: 'black_box',
+        agent_params: null,
+        mcp_config: null,
+        delegated_agents: '[]',
+        white_box_config: null,
+        agent_metadata: null,
+        purpose: null,
+        protocol: 'chat_completions',
+        test_score: null,
+        last_tested_by: null,
+        evaluated_harnesses: null,
+        last_evaluated_at: null,
+        protection_status: 'unprotected',
+        trust_stage: 'registered',
+        trusted_at: null,
+        ttt_days: null,
+        dome_config_id: null,
+        dome_manually_configured: 0,
+        import_metadata: null,
+        capabilities: null,
+        skills: '[]',
+        created_at: at,
+        updated_at: at,
+      };
+      Object.assign(row, patchFrom({ ...body, agent_params: params }, null));
+      await db.transaction().execute(async (trx) => {
+        await repo.insertAgent(trx, row);
+        await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: row.id, team_id: teamId, from_stage: null, to_stage: 'registered', changed_by: principal.userId, changed_at: at });
+      });
+      return toAgent(row);
+    },
+
+    async list(principal: Principal, input: ListAgentsInput) {
+      requireAnywhere(principal, 'agent:read');
+      const teamId = resolveTeam(principal, input.team_id);
+      authorize(principal, 'agent:read', teamId, 'Team');
+      const statuses = input.statuses && input.statuses.length > 0 ? [...new Set(input.statuses)] : DEFAULT_STATUSES;
+      const filter = { teamId, statuses, limit: input.limit, offset: input.offset };
+      const [rows, count] = await Promise.all([repo.listAgents(db, filter), repo.countAgents(db, filter)]);
+      return { results: await withScores(rows, input.include_scores), count };
+    },
+
+    async get(principal: Principal, id: string, includeScores: boolean) {
+      requireAnywhere(principal, 'agent:read');
+      const row = await loadAuthorized(principal, id, 'agent:read');
+      const [agent] = await withScores([row], includeScores);
+      return agent as NonNullable<typeof agent>;
+    },
+
+    async update(principal: Principal, id: string, input: AgentUpdateBody) {
+      requireAnywhere(principal, 'agent:write');
+      const current = await loadAuthorized(principal, id, 'agent:write');
+      const body = Value.Clean(AgentUpdate, structuredClone(input)) as AgentUpdateBody;
+      const patch = patchFrom(body, current);
+      const updated = await repo.updateAgent(db, id, { ...patch, updated_at: now() });
+      if (updated === undefined) throw notFound('Agent');
+      return toAgent(updated);
+    },
+
+    async archive(principal: Principal, id: string) {
+      requireAnywhere(principal, 'agent:write');
+      await loadAuthorized(principal, id, 'agent:write');
+      const updated = await repo.updateAgent(db, id, { status: 'archived', updated_at: now() });
+      if (updated === undefined) throw notFound('Agent');
+      return toAgent(updated);
+    },
+
+    /**
+     * Seed 4.1 and section 3: any stage may be set. Every move to `hardened` captures
+     * trusted_at and ttt_days = (trusted_at − created_at) / 86400; other moves leave both.
+     * Every call is kept in the history, in order (the row lock serialises writers).
+     */
+    async updateLifecycle(principal: Principal, id: string, stage: TrustStage) {
+      requireAnywhere(principal, 'agent:write');
+      return db.transaction().execute(async (trx) => {
+        const current = await repo.findAgentForUpdate(trx, dialect, id);
+        if (current === undefined) throw notFound('Agent');
+        authorize(principal, 'agent:write', current.team_id, 'Agent');
+        const at = now();
+        const patch: AgentPatch = { trust_stage: stage, updated_at: at };
+        if (stage === 'hardened') {
+          patch.trusted_at = at;
+          patch.ttt_days = (at - current.created_at) / SECONDS_PER_DAY;
+        }
+        const updated = await repo.updateAgent(trx, id, patch);
+        if (updated === undefined) throw notFound('Agent');
+        await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: id, team_id: current.team_id, from_stage: current.trust_stage, to_stage: stage, changed_by: principal.userId, changed_at: at });
+        return toAgent(updated);
+      });
+    },
+
+    async lifecycleHistory(principal: Principal, id: string, limit: number, offset: number) {
+      requireAnywhere(principal, 'agent:read');
+      await loadAuthorized(principal, id, 'agent:read');
+      const [rows, count] = await Promise.all([repo.listLifecycleEvents(db, id, limit, offset), repo.countLifecycleEvents(db, id)]);
+      return { results: rows.map((r) => ({ ...r, from_stage: r.from_stage as TrustStage | null, to_stage: r.to_stage as TrustStage })), count };
+    },
+  };
+}
+
+export type AgentService = ReturnType<typeof createAgentService>;

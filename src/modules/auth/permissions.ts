@@ -1,0 +1,106 @@
+import { AppError, forbidden, notFound } from '../../http/errors.js';
+
+export const TEAM_ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+/**
+ * Team-scoped permissions (held for one team through a membership) and their
+ * `_all` counterparts (held for every team by a super admin). Names follow the reference.
+ */
+const MEMBER_PERMISSIONS = [
+  'agent:read',
+  'agent:write',
+  'persona:read',
+  'persona:write',
+  'policy:read',
+  'policy:write',
+  'team:read',
+] as const;
+const MANAGER_PERMISSIONS = [...MEMBER_PERMISSIONS, 'team:write_user', 'team:invite'] as const;
+
+export const TEAM_PERMISSIONS = MANAGER_PERMISSIONS;
+export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
+
+export const PERMISSIONS = [
+  ...TEAM_PERMISSIONS,
+  ...TEAM_PERMISSIONS.map((p) => `${p}_all` as const),
+  'team:create_all',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLE_PERMISSIONS: Record<TeamRole, ReadonlySet<TeamPermission>> = {
+  OWNER: new Set(MANAGER_PERMISSIONS),
+  ADMIN: new Set(MANAGER_PERMISSIONS),
+  MEMBER: new Set(MEMBER_PERMISSIONS),
+};
+
+export interface Principal {
+  userId: string;
+  email: string;
+  isSuperAdmin: boolean;
+  credential: { kind: 'session' | 'api_key'; id: string };
+  /** The API key's permission list; null when the credential is not limited. */
+  keyPermissions: ReadonlySet<string> | null;
+  /** team id → role */
+  memberships: ReadonlyMap<string, TeamRole>;
+  /** The caller's first team (earliest membership): the team an operation without team_id acts on. */
+  primaryTeamId: string | null;
+}
+
+const keyAllows = (principal: Principal, permission: string) =>
+  principal.keyPermissions === null || principal.keyPermissions.has(permission);
+
+/** Whether the caller may see resources of this team at all (members and super admins). */
+export function canSeeTeam(principal: Principal, teamId: string): boolean {
+  return principal.isSuperAdmin || principal.memberships.has(teamId);
+}
+
+/** Whether the caller holds `permission` for `teamId`, through a membership or as a super admin. */
+export function holds(principal: Principal, permission: TeamPermission, teamId: string): boolean {
+  const role = principal.memberships.get(teamId);
+  if (role !== undefined && ROLE_PERMISSIONS[role].has(permission) && keyAllows(principal, permission)) return true;
+  return principal.isSuperAdmin && keyAllows(principal, `${permission}_all`);
+}
+
+/** Whether the credential could hold `permission` for some team (the first check of a service). */
+export function holdsAnywhere(principal: Principal, permission: TeamPermission): boolean {
+  if (principal.isSuperAdmin && keyAllows(principal, `${permission}_all`)) return true;
+  if (!keyAllows(principal, permission)) return false;
+  for (const role of principal.memberships.values()) if (ROLE_PERMISSIONS[role].has(permission)) return true;
+  return false;
+}
+
+/**
+ * The check for an operation on a resource of `teamId`: a team the caller cannot see
+ * answers 404 (existence does not leak); a visible one without the permission answers 403.
+ */
+export function authorize(principal: Principal, permission: TeamPermission, teamId: string, what: string): void {
+  if (!canSeeTeam(principal, teamId)) throw notFound(what);
+  if (!holds(principal, permission, teamId)) throw forbidden(permission);
+}
+
+/** First line of a service: refuse early when the credential cannot hold the permission anywhere. */
+export function requireAnywhere(principal: Principal, permission: TeamPermission): void {
+  if (!holdsAnywhere(principal, permission)) throw forbidden(permission);
+}
+
+/** A global permission (`team:create_all`): super admins whose credential allows it. */
+export function requireGlobal(principal: Principal, permission: Extract<Permission, `${string}_all`>): void {
+  if (!(principal.isSuperAdmin && keyAllows(principal, permission))) throw forbidden(permission);
+}
+
+/**
+ * The team an operation acts on (CONTRACT.md): the `team_id` parameter where the operation
+ * has one (one of the caller's teams, or any team for a super admin), otherwise the
+ * caller's primary team.
+ */
+export function resolveTeam(principal: Principal, teamId: string | undefined): string {
+  if (teamId !== undefined) {
+    if (!canSeeTeam(principal, teamId)) throw notFound('Team');
+    return teamId;
+  }
+  if (principal.primaryTeamId === null) {
+    throw new AppError('bad_request', 'You are not a member of any team: pass team_id to choose one');
+  }
+  return principal.primaryTeamId;
+}
