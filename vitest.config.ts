@@ -1,11 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suite runs twice: on SQLite and on PostgreSQL (the server named by
+ * WARDEN_TEST_POSTGRES_URL, or embedded PGlite when it is unset). Unit tests beside the
+ * code in src/ run once.
+ */
+const postgresUrl = process.env.WARDEN_TEST_POSTGRES_URL;
+const postgresTarget = postgresUrl
+  ? `the server at ${postgresUrl.replace(/\/\/[^@/]*@/, '//')} (WARDEN_TEST_POSTGRES_URL)`
+  : 'embedded PGlite (set WARDEN_TEST_POSTGRES_URL to use a PostgreSQL server)';
+console.log(`warden tests: engines sqlite (in memory) and postgres on ${postgresTarget}`);
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], env: { WARDEN_TEST_ENGINE: 'sqlite' } },
+      },
+      {
+        extends: true,
+        test: { name: 'postgres', include: ['test/**/*.test.ts'], env: { WARDEN_TEST_ENGINE: 'postgres' } },
+      },
+    ],
   },
 });

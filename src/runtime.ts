@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrations/index.js';
 export async function startFromConfig(config: Config) {
   const database = openDatabase(config.database);
   try {
-    await migrateToLatest(database.db, database.dialect);
+    await migrateToLatest(database.db, database.dialect, database.schema);
     const keys = deriveKeys(loadOrCreateSecret(config.secretKey, config.dataDir));
     const app = await buildApp({
       database,

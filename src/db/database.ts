@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL schema the tables live in, when not the default search path. */
+  schema?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,11 @@ export function openDatabase(config: DatabaseConfig): Database {
     },
     ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
   });
+  return { ...postgresDatabase(pool), schema: config.schema };
+}
+
+/** A PostgreSQL database over any pool Kysely's PostgresDialect accepts (pg.Pool in production). */
+export function postgresDatabase(pool: PostgresPool): Database {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -1,8 +1,51 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { deriveKeys } from '../../src/crypto/keys.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, postgresDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
+import { pglitePool } from './pglite-pool.js';
+
+/** Which engine this test run uses: vitest.config.ts runs the suite once per engine. */
+export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.WARDEN_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+const POSTGRES_URL = process.env.WARDEN_TEST_POSTGRES_URL || undefined;
+
+/**
+ * A fresh, empty database on the engine under test: in-memory SQLite; a schema of its own on
+ * the PostgreSQL server named by WARDEN_TEST_POSTGRES_URL (dropped at close); or, without a
+ * server, an embedded PGlite instance.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (TEST_ENGINE === 'sqlite') return openDatabase({ dialect: 'sqlite', filename: ':memory:' });
+  if (POSTGRES_URL === undefined) {
+    const { pool, ready } = pglitePool();
+    await ready;
+    return postgresDatabase(pool);
+  }
+  const schema = `warden_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const database = openDatabase({ dialect: 'postgres', url: POSTGRES_URL, schema });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: POSTGRES_URL });
+      await dropper.connect();
+      try {
+        await dropper.query(`DROP SCHEMA ${schema} CASCADE`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
 
 /** A clock the test moves by hand (epoch seconds). */
 export class TestClock {
@@ -25,8 +68,8 @@ export interface TestApp {
  * tests may move the clock by days; token-expiry tests pass the real 24 h.
  */
 export async function buildTestApp(options: { dataDir?: string; tokenTtlSeconds?: number } = {}): Promise<TestApp> {
-  const database = openDatabase({ dialect: 'sqlite', filename: ':memory:' });
-  await migrateToLatest(database.db, database.dialect);
+  const database = await openTestDatabase();
+  await migrateToLatest(database.db, database.dialect, database.schema);
   const clock = new TestClock();
   const app = await buildApp({
     database,

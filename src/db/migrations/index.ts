@@ -14,7 +14,11 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0002_agents', agents],
 ];
 
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+/**
+ * `schema` names the PostgreSQL schema of the migration bookkeeping tables: Kysely looks for
+ * them across every schema, so two Warden databases in one PostgreSQL database need it.
+ */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, schema?: string): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -22,7 +26,7 @@ export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promis
       return out;
     },
   };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const message = error instanceof Error ? error.message : String(error);
