@@ -208,9 +208,16 @@ export function createIdentityService(deps: IdentityDeps) {
     async bootstrapAdmin(input: { email: string; password: string; teamName?: string }) {
       if ((await repo.countUsers(db)) > 0) return false;
       const user = await buildUserRow({ email: input.email, password: input.password, password_change_required: false, is_super_admin: true });
+      // Several processes may start at once on one empty database: the loser of the race
+      // finds the email taken (or a user present) and leaves the bootstrap to the winner.
       return db.transaction().execute(async (trx) => {
         if ((await repo.countUsers(trx)) > 0) return false;
-        await insertUserRow(trx, user);
+        try {
+          await repo.insertUser(trx, user);
+        } catch (error) {
+          if (isUniqueViolation(error)) return false;
+          throw error;
+        }
         const team: TeamRow = { id: newId(), name: input.teamName ?? 'Default team', description: 'Created at first start', created_by: user.id, created_at: user.created_at, updated_at: user.created_at };
         await repo.insertTeam(trx, team);
         await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: user.id, role: 'OWNER', created_at: user.created_at, updated_at: user.created_at });

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
+import { createAgent, createWorld, type World } from './helpers/factories.js';
+
+let t: TestApp;
+let world: World;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  world = await createWorld(t.app);
+});
+afterAll(async () => t.close());
+
+const STAGES = ['registered', 'tested', 'hardened', 'trusted', 'optimized', 'adapted'] as const;
+/** Fields written by the update streams: each stream owns one. */
+const FIELDS = ['agent_name', 'model_name', 'purpose', 'agent_url', 'last_tested_by', 'agent_system_prompt', 'hub', 'test_score'] as const;
+
+async function put(url: string, payload: object) {
+  const res = await t.app.inject({ method: 'PUT', url, headers: bearer(world.teamA.member.token), payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+describe('concurrent writers of one agent', () => {
+  it('lose no acknowledged update and keep every lifecycle change, in order', async () => {
+    const agent = await createAgent(t.app, world.teamA.member.token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const writesPerStream = 30;
+    const lifecycleStreams = 4;
+    const lifecyclePerStream = 25;
+
+    // Each update stream writes its own field sequentially; all streams run at once, so
+    // every write races with the writes of the other streams and with the lifecycle moves.
+    // If any write rewrote fields it did not send (read-modify-write), an earlier value
+    // would come back and the final state would not hold each stream's last write.
+    const lastWritten = new Map<string, string>();
+    const updateStreams = FIELDS.map(async (field) => {
+      for (let i = 1; i <= writesPerStream; i++) {
+        const value = field === 'test_score' ? String(i) : field === 'agent_url' ? `https://agent.example.com/${i}` : `${field}-${i}`;
+        const body = await put(url, { [field]: value });
+        expect(body[field]).toBe(value);
+        lastWritten.set(field, value);
+      }
+    });
+    const acknowledgedMoves: string[][] = [];
+    const lifecycle = Array.from({ length: lifecycleStreams }, async (_, s) => {
+      const moves: string[] = [];
+      for (let i = 0; i < lifecyclePerStream; i++) {
+        const stage = STAGES[(s * 7 + i * 3) % STAGES.length] as string;
+        const body = await put(`${url}/lifecycle`, { trust_stage: stage });
+        expect(body.trust_stage).toBe(stage);
+        moves.push(stage);
+      }
+      acknowledgedMoves.push(moves);
+    });
+    // Readers in between must always see a whole, valid agent.
+    const readers = Array.from({ length: 3 }, async () => {
+      for (let i = 0; i < 20; i++) {
+        const res = await t.app.inject({ method: 'GET', url, headers: bearer(world.teamA.member.token) });
+        expect(res.statusCode).toBe(200);
+        expect(STAGES).toContain(res.json().trust_stage);
+      }
+    });
+    await Promise.all([...updateStreams, ...lifecycle, ...readers]);
+
+    const final = (await t.app.inject({ method: 'GET', url, headers: bearer(world.teamA.member.token) })).json();
+    for (const field of FIELDS) expect(final[field], field).toBe(lastWritten.get(field));
+
+    const history = (
+      await t.app.inject({ method: 'GET', url: `${url}/lifecycle/history?limit=1000`, headers: bearer(world.teamA.member.token) })
+    ).json();
+    const total = lifecycleStreams * lifecyclePerStream;
+    expect(history.count).toBe(total + 1);
+    const events: Array<{ from_stage: string | null; to_stage: string }> = history.results;
+    expect(events[0]).toMatchObject({ from_stage: null, to_stage: 'registered' });
+    // A chain: each change starts where the previous one ended, so none was computed from a stale read.
+    for (let i = 1; i < events.length; i++) expect(events[i]?.from_stage, `event ${i}`).toBe(events[i - 1]?.to_stage);
+    expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
+    // Every acknowledged move is in the history, and each stream's moves appear in the order it made them.
+    const toStages = events.slice(1).map((e) => e.to_stage);
+    expect([...toStages].sort()).toEqual(acknowledgedMoves.flat().sort());
+  });
+
+  it('serialises hundreds of simultaneous lifecycle requests into one consistent history', async () => {
+    const agent = await createAgent(t.app, world.teamA.member.token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const n = 300;
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        t.app.inject({ method: 'PUT', url: `${url}/lifecycle`, headers: bearer(world.teamA.member.token), payload: { trust_stage: STAGES[i % STAGES.length] } }),
+      ),
+    );
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    const history = (await t.app.inject({ method: 'GET', url: `${url}/lifecycle/history?limit=1000`, headers: bearer(world.teamA.member.token) })).json();
+    expect(history.count).toBe(n + 1);
+    const events: Array<{ from_stage: string | null; to_stage: string }> = history.results;
+    for (let i = 1; i < events.length; i++) expect(events[i]?.from_stage).toBe(events[i - 1]?.to_stage);
+    const counts = new Map<string, number>();
+    for (const e of events.slice(1)) counts.set(e.to_stage, (counts.get(e.to_stage) ?? 0) + 1);
+    for (const stage of STAGES) expect(counts.get(stage)).toBe(n / STAGES.length);
+    const final = (await t.app.inject({ method: 'GET', url, headers: bearer(world.teamA.member.token) })).json();
+    expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, loginTo, startServer, type ServerProcess } from './helpers/server-process.js';
+
+/**
+ * The embedded default's promise: a write that was answered 2xx survives the process being
+ * killed (SIGKILL, no shutdown) in the middle of a write load.
+ */
+describe('SQLite durability', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'warden-crash-'));
+  const env = {
+    WARDEN_DATABASE_URL: `sqlite://${path.join(dir, 'warden.db')}`,
+    WARDEN_DATA_DIR: dir,
+    WARDEN_ADMIN_EMAIL: 'crash@example.com',
+    WARDEN_ADMIN_PASSWORD: 'crash-password-1',
+    WARDEN_PASSWORD_HASH_COST: '14',
+  };
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged write after a SIGKILL mid-load', async () => {
+    server = await startServer(env);
+    const token = await loginTo(server.url, env.WARDEN_ADMIN_EMAIL, env.WARDEN_ADMIN_PASSWORD);
+    const target = (await api(server.url, 'POST', '/v1/agent-configurations/', token, { agent_name: 'target', model_name: 'm' })).body;
+
+    const acknowledgedAgents: string[] = [];
+    let acknowledgedMoves = 0;
+    let stop = false;
+    const url = server.url;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        try {
+          if (i % 2 === 0) {
+            const res = await api(url, 'POST', '/v1/agent-configurations/', token, { agent_name: `w${w}-${i}`, model_name: 'm' });
+            if (res.status === 201) acknowledgedAgents.push(res.body.id);
+          } else {
+            const res = await api(url, 'PUT', `/v1/agent-configurations/${target.id}/lifecycle`, token, { trust_stage: i % 4 === 1 ? 'tested' : 'hardened' });
+            if (res.status === 200) acknowledgedMoves++;
+          }
+        } catch {
+          return; // the connection died with the process
+        }
+      }
+    };
+    const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+    // Kill once the load is well under way (bounded: at most 10 s).
+    const started = Date.now();
+    while (acknowledgedAgents.length + acknowledgedMoves < 300 && Date.now() - started < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await server.kill('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+    expect(acknowledgedAgents.length).toBeGreaterThan(50);
+
+    server = await startServer(env);
+    const fresh = await loginTo(server.url, env.WARDEN_ADMIN_EMAIL, env.WARDEN_ADMIN_PASSWORD);
+    const stored = new Set<string>();
+    for (let offset = 0; ; offset += 1000) {
+      const page = (await api(server.url, 'GET', `/v1/agent-configurations/?limit=1000&offset=${offset}`, fresh)).body;
+      for (const agent of page.results) stored.add(agent.id);
+      if (page.results.length < 1000) break;
+    }
+    const lost = acknowledgedAgents.filter((id) => !stored.has(id));
+    expect(lost).toEqual([]);
+    const history = (await api(server.url, 'GET', `/v1/agent-configurations/${target.id}/lifecycle/history?limit=1`, fresh)).body;
+    expect(history.count - 1).toBeGreaterThanOrEqual(acknowledgedMoves);
+  });
+});

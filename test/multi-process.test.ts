@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, loginTo, startServer, type ServerProcess } from './helpers/server-process.js';
+
+const serverUrl = process.env.WARDEN_TEST_POSTGRES_URL;
+if (!serverUrl) {
+  console.warn('multi-process test skipped: it needs a PostgreSQL server (set WARDEN_TEST_POSTGRES_URL); embedded PGlite serves one process only');
+}
+
+/** Two Warden processes on one PostgreSQL database, written to at the same time. */
+describe.skipIf(!serverUrl)('two processes on one PostgreSQL database', () => {
+  const database = `warden_mp_${randomBytes(5).toString('hex')}`;
+  const servers: ServerProcess[] = [];
+  const admin = { email: 'mp@example.com', password: 'mp-password-1' };
+
+  async function adminQuery(sql: string) {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  }
+
+  beforeAll(async () => {
+    await adminQuery(`CREATE DATABASE ${database}`);
+    const url = new URL(serverUrl as string);
+    url.pathname = `/${database}`;
+    const env = {
+      WARDEN_DATABASE_URL: url.toString(),
+      WARDEN_SECRET_KEY: randomBytes(32).toString('hex'),
+      WARDEN_ADMIN_EMAIL: admin.email,
+      WARDEN_ADMIN_PASSWORD: admin.password,
+      WARDEN_PASSWORD_HASH_COST: '14',
+      WARDEN_DATA_DIR: `/tmp/${database}`,
+    };
+    // Both start at once on the empty database: migrations and the first admin must not collide.
+    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.kill()));
+    await adminQuery(`DROP DATABASE IF EXISTS ${database}`);
+  });
+
+  it('lose no update and keep one ordered lifecycle history', async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const token = await loginTo(a.url, admin.email, admin.password);
+    // A token from one process works on the other: they share the secret and the sessions.
+    expect((await api(b.url, 'GET', '/v1/users/me', token)).status).toBe(200);
+    const agent = (await api(a.url, 'POST', '/v1/agent-configurations/', token, { agent_name: 'shared', model_name: 'm' })).body;
+    const path = `/v1/agent-configurations/${agent.id}`;
+
+    const fields = ['agent_name', 'purpose', 'last_tested_by', 'agent_system_prompt', 'model_name', 'hub'];
+    const last = new Map<string, string>();
+    const streams = fields.map(async (field, f) => {
+      for (let i = 1; i <= 25; i++) {
+        const target = (i + f) % 2 === 0 ? a : b;
+        const value = `${field}-${i}`;
+        const res = await api(target.url, 'PUT', path, token, { [field]: value });
+        expect(res.status).toBe(200);
+        last.set(field, value);
+      }
+    });
+    const stages = ['tested', 'hardened', 'trusted', 'registered'];
+    let moves = 0;
+    const lifecycle = [a, b, a, b].map(async (target, s) => {
+      for (let i = 0; i < 30; i++) {
+        const res = await api(target.url, 'PUT', `${path}/lifecycle`, token, { trust_stage: stages[(i + s) % stages.length] });
+        expect(res.status).toBe(200);
+        moves++;
+      }
+    });
+    await Promise.all([...streams, ...lifecycle]);
+
+    const final = (await api(b.url, 'GET', path, token)).body;
+    for (const field of fields) expect(final[field], field).toBe(last.get(field));
+    const history = (await api(a.url, 'GET', `${path}/lifecycle/history?limit=1000`, token)).body;
+    expect(history.count).toBe(moves + 1);
+    const events = history.results as Array<{ from_stage: string | null; to_stage: string }>;
+    for (let i = 1; i < events.length; i++) expect(events[i]?.from_stage).toBe(events[i - 1]?.to_stage);
+    expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
+  });
+});
