@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import type { Principal } from '../auth/permissions.js';
+import { authorize } from '../auth/permissions.js';
+import type { PolicyRow, RuleRow } from './policies.repo.js';
+import * as repo from './policies.repo.js';
+
+export type PolicyPermission = 'policy:read' | 'policy:write';
+
+/** The policy, if the caller may act on it with `permission` (404 when its team is not visible). */
+export async function loadPolicy(db: Kysely<DB>, principal: Principal, id: string, permission: PolicyPermission): Promise<PolicyRow> {
+  const row = await repo.findPolicy(db, id);
+  if (row === undefined) throw notFound('Policy');
+  authorize(principal, permission, row.team_id, 'Policy');
+  return row;
+}
+
+/** The rule, if the caller may act on it with `permission` (404 when its team is not visible). */
+export async function loadRule(db: Kysely<DB>, principal: Principal, id: string, permission: PolicyPermission): Promise<RuleRow> {
+  const row = await repo.findRule(db, id);
+  if (row === undefined) throw notFound('Rule');
+  authorize(principal, permission, row.team_id, 'Rule');
+  return row;
+}

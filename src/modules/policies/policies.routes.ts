@@ -1,0 +1,198 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, invalid } from '../../http/errors.js';
+import { errorResponses } from '../../http/schemas.js';
+import type { DownloadedFile, UploadedFile } from './documents.service.js';
+import { MAX_DOCUMENT_BYTES } from './documents.service.js';
+import {
+  ExtractionResponse,
+  Policy,
+  PolicyCreate,
+  PolicyListQuery,
+  PolicyListResponse,
+  PolicyParams,
+  PolicyUpdate,
+  PresetCopyQuery,
+  PresetListQuery,
+  PresetParams,
+} from './policies.schemas.js';
+import type { PolicyServices } from './policies.services.js';
+import { ruleRoutes } from './rules.routes.js';
+
+const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
+const e413 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'The file is larger than 10 MB' });
+const e415 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'Not a PDF, TXT or MD file' });
+const e503 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'No language model is configured, or it failed' });
+const tags = ['Agent Environment', 'policies'];
+const NoContent = Type.Null({ description: 'Deleted' });
+const FileContent = Type.Unsafe<unknown>({ description: 'The file, with Content-Type and Content-Disposition headers' });
+
+/** The single `file` part of a multipart upload, read into memory (at most 10 MB). */
+async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
+  if (!request.isMultipart()) {
+    throw new AppError('unsupported_media_type', 'Send the document as multipart/form-data with a field named "file"');
+  }
+  try {
+    const part = await request.file({ limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
+    if (part === undefined || part.fieldname !== 'file') throw invalid(['body', 'file'], 'Field required', 'missing');
+    return { fileName: part.filename, content: await part.toBuffer() };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', 'The file is larger than 10 MB, the most a policy document may be');
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request', 'Send one file, in the field "file"');
+    throw error;
+  }
+}
+
+function sendFile(reply: FastifyReply, file: DownloadedFile) {
+  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_');
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+    .header('x-content-type-options', 'nosniff')
+    .send(file.content);
+}
+
+export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, services) => {
+  const { policies, documents, extraction } = services;
+  // Multipart is parsed only by this feature's routes (the upload), with the document limit.
+  await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, parts: 20 } });
+
+  app.post(
+    '/v1/policies/',
+    { schema: { tags, summary: 'Create a policy (in your primary team)', body: PolicyCreate, response: { 201: Policy, 400: e400, 401: e401, 403: e403, 409: e409, 422: e422 } } },
+    async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.body)),
+  );
+
+  app.get(
+    '/v1/policies/',
+    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 422: e422 } } },
+    async (request) => policies.list(request.principal, request.query),
+  );
+
+  app.get(
+    '/v1/policies/presets/',
+    { schema: { tags, summary: 'List the system preset policies', querystring: PresetListQuery, response: { 200: PolicyListResponse, 401: e401, 403: e403, 422: e422 } } },
+    async (request) => policies.listPresets(request.principal, request.query),
+  );
+
+  app.post(
+    '/v1/policies/presets/:preset_id/copy',
+    {
+      schema: {
+        tags,
+        summary: 'Copy a preset, with its rules (as drafts), into your primary team',
+        params: PresetParams,
+        querystring: PresetCopyQuery,
+        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query.name_override)),
+  );
+
+  app.get(
+    '/v1/policies/:policy_id',
+    { schema: { tags, summary: 'Get a policy (or a preset)', params: PolicyParams, response: { 200: Policy, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    async (request) => policies.get(request.principal, request.params.policy_id),
+  );
+
+  app.patch(
+    '/v1/policies/:policy_id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a policy (status "active" needs every rule approved)',
+        params: PolicyParams,
+        body: PolicyUpdate,
+        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+      },
+    },
+    async (request) => policies.update(request.principal, request.params.policy_id, request.body),
+  );
+
+  app.delete(
+    '/v1/policies/:policy_id',
+    { schema: { tags, summary: 'Delete a policy, its rules and its file', params: PolicyParams, response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    async (request, reply) => {
+      await policies.remove(request.principal, request.params.policy_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/policies/:policy_id/activate',
+    {
+      schema: {
+        tags,
+        summary: 'Activate a policy (every rule must be approved)',
+        params: PolicyParams,
+        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+      },
+    },
+    async (request) => policies.activate(request.principal, request.params.policy_id),
+  );
+
+  app.post(
+    '/v1/policies/:policy_id/upload',
+    {
+      schema: {
+        tags,
+        summary: 'Upload the policy document (PDF, TXT or MD, at most 10 MB; multipart field "file")',
+        description: 'Replaces any earlier document. Its text, converted to Markdown, becomes the policy\'s source_text.',
+        params: PolicyParams,
+        response: { 200: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 413: e413, 415: e415, 422: e422 },
+      },
+    },
+    async (request) => documents.upload(request.principal, request.params.policy_id, () => readUpload(request)),
+  );
+
+  app.get(
+    '/v1/policies/:policy_id/file',
+    { schema: { tags, summary: "Download the policy's document", params: PolicyParams, response: { 200: FileContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    async (request, reply) => sendFile(reply, await documents.download(request.principal, request.params.policy_id)),
+  );
+
+  app.delete(
+    '/v1/policies/:policy_id/file',
+    {
+      schema: {
+        tags,
+        summary: "Delete the policy's document (its source text stays)",
+        params: PolicyParams,
+        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => documents.remove(request.principal, request.params.policy_id),
+  );
+
+  app.get(
+    '/v1/policies/:policy_id/converted',
+    {
+      schema: {
+        tags,
+        summary: "Download the document converted to Markdown (400 when there is none)",
+        params: PolicyParams,
+        response: { 200: FileContent, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request, reply) => sendFile(reply, await documents.converted(request.principal, request.params.policy_id)),
+  );
+
+  app.post(
+    '/v1/policies/:policy_id/extract-rules',
+    {
+      schema: {
+        tags,
+        summary: "Extract draft rules from the policy's text with the configured language model",
+        description: 'An addition to the reference. Answers 503 when no model is configured (WARDEN_LLM_BASE_URL, WARDEN_LLM_MODEL).',
+        params: PolicyParams,
+        response: { 201: ExtractionResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422, 503: e503 },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await extraction.extract(request.principal, request.params.policy_id)),
+  );
+
+  await app.register(ruleRoutes, services);
+};

@@ -1,0 +1,121 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/schemas.js';
+import {
+  ApproveQuery,
+  PolicyParams,
+  PolicyRule,
+  PolicyRuleCreate,
+  PolicyRuleListResponse,
+  PolicyRulesQuery,
+  PolicyRuleUpdate,
+  RejectQuery,
+  RuleListQuery,
+  RuleListResponse,
+  RuleParams,
+} from './policies.schemas.js';
+import type { PolicyServices } from './policies.services.js';
+
+const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
+const tags = ['Agent Environment', 'policy-rules'];
+const NoContent = Type.Null({ description: 'Deleted' });
+
+export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, { rules }) => {
+  app.get(
+    '/v1/policies/:policy_id/rules',
+    {
+      schema: {
+        tags,
+        summary: "A policy's rules, in creation order",
+        params: PolicyParams,
+        querystring: PolicyRulesQuery,
+        response: { 200: PolicyRuleListResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => rules.listForPolicy(request.principal, request.params.policy_id, request.query.limit, request.query.offset),
+  );
+
+  app.post(
+    '/v1/policies/:policy_id/rules',
+    {
+      schema: {
+        tags,
+        summary: 'Create a rule by hand',
+        params: PolicyParams,
+        body: PolicyRuleCreate,
+        response: { 201: PolicyRule, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await rules.create(request.principal, request.params.policy_id, request.body)),
+  );
+
+  app.get(
+    '/v1/rules/',
+    {
+      schema: {
+        tags,
+        summary: "List your team's rules (seed 4.3): creation order, count of all matching rules",
+        querystring: RuleListQuery,
+        response: { 200: RuleListResponse, 400: e400, 401: e401, 403: e403, 422: e422 },
+      },
+    },
+    async (request) => rules.list(request.principal, request.query),
+  );
+
+  app.get(
+    '/v1/rules/:rule_id',
+    { schema: { tags, summary: 'Get a rule', params: RuleParams, response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    async (request) => rules.get(request.principal, request.params.rule_id),
+  );
+
+  app.patch(
+    '/v1/rules/:rule_id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a rule (a changed approved or rejected rule becomes "modified")',
+        params: RuleParams,
+        body: PolicyRuleUpdate,
+        response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => rules.update(request.principal, request.params.rule_id, request.body),
+  );
+
+  app.delete(
+    '/v1/rules/:rule_id',
+    { schema: { tags, summary: 'Delete a rule', params: RuleParams, response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    async (request, reply) => {
+      await rules.remove(request.principal, request.params.rule_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/rules/:rule_id/approve',
+    {
+      schema: {
+        tags,
+        summary: 'Approve a rule (optional notes)',
+        params: RuleParams,
+        querystring: ApproveQuery,
+        response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => rules.approve(request.principal, request.params.rule_id, request.query.notes),
+  );
+
+  app.post(
+    '/v1/rules/:rule_id/reject',
+    {
+      schema: {
+        tags,
+        summary: 'Reject a rule (reason required)',
+        params: RuleParams,
+        querystring: RejectQuery,
+        response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
+    async (request) => rules.reject(request.principal, request.params.rule_id, request.query.reason),
+  );
+};

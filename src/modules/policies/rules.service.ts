@@ -1,0 +1,153 @@
+import { Value } from 'typebox/value';
+import { isUniqueViolation } from '../../db/errors.js';
+import { createVersionedMemo } from '../../db/versioned-memo.js';
+import type { Deps } from '../../deps.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { Principal } from '../auth/permissions.js';
+import { authorize, canSeeTeam, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { loadPolicy, loadRule } from './policies.access.js';
+import { json, normaliseProvenance, toRule } from './policies.mapping.js';
+import type { RulePatch, RuleRow } from './policies.repo.js';
+import * as repo from './policies.repo.js';
+import type { PolicyRuleCreateBody, PolicyRuleUpdateBody, RuleListInput } from './policies.schemas.js';
+import { PolicyRuleCreate, PolicyRuleUpdate } from './policies.schemas.js';
+import { findPreset } from './presets.js';
+import { presetRules } from './presets.view.js';
+import { buildRuleRow, normaliseConsequence } from './rules.build.js';
+
+type RuleDeps = Pick<Deps, 'db' | 'now' | 'readVersion'>;
+
+/**
+ * The columns that say what a rule means. Changing one of them on an approved or rejected
+ * rule sends it back to review (`modified`); rule_id, tags and provenance are labels, not meaning.
+ */
+const MEANING_COLUMNS = ['rule_type', 'action', 'target', 'assignee', 'constraints', 'constraint_logic', 'consequence', 'natural_language', 'category'] as const;
+
+/** The columns an update body sets; absent fields are not touched, null clears a nullable one. */
+function patchFrom(body: PolicyRuleUpdateBody): RulePatch {
+  const patch: RulePatch = {};
+  // Not nullable in PolicyRule: null leaves them as they are.
+  if (body.rule_id != null) patch.rule_id = body.rule_id;
+  if (body.rule_type != null) patch.rule_type = body.rule_type;
+  if (body.action != null) patch.action = body.action;
+  if (body.natural_language != null) patch.natural_language = body.natural_language;
+  if (body.constraint_logic != null) patch.constraint_logic = body.constraint_logic;
+  if (body.constraints != null) patch.constraints = JSON.stringify(body.constraints);
+  if (body.consequence != null) patch.consequence = JSON.stringify(normaliseConsequence(body.consequence));
+  // Nullable in PolicyRule.
+  if (body.target !== undefined) patch.target = body.target;
+  if (body.assignee !== undefined) patch.assignee = body.assignee;
+  if (body.category !== undefined) patch.category = body.category;
+  if (body.tags !== undefined) patch.tags = json(body.tags);
+  if (body.provenance !== undefined) patch.provenance = json(normaliseProvenance(body.provenance));
+  return patch;
+}
+
+const changesMeaning = (patch: RulePatch, current: RuleRow) =>
+  MEANING_COLUMNS.some((column) => patch[column] !== undefined && patch[column] !== current[column]);
+
+export function createRuleService(deps: RuleDeps) {
+  const { db, now } = deps;
+  /** Where deep pages start (policies.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
+  const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(deps.readVersion);
+
+  async function review(principal: Principal, id: string, status: 'approved' | 'rejected', notes: string | null) {
+    requireAnywhere(principal, 'policy:write');
+    await loadRule(db, principal, id, 'policy:write');
+    const at = now();
+    const updated = await repo.updateRule(db, id, { status, reviewed_by: principal.userId, reviewed_at: at, review_notes: notes, updated_at: at });
+    if (updated === undefined) throw notFound('Rule');
+    return toRule(updated);
+  }
+
+  return {
+    /** A policy's rules in creation order; a preset's rules too (read-only). */
+    async listForPolicy(principal: Principal, policyId: string, limit: number, offset: number) {
+      requireAnywhere(principal, 'policy:read');
+      const preset = findPreset(policyId);
+      if (preset !== undefined) {
+        const rules = presetRules(preset);
+        return { results: rules.slice(offset, offset + limit), total: rules.length };
+      }
+      await loadPolicy(db, principal, policyId, 'policy:read');
+      const filter = { policyId };
+      const [rows, total] = await Promise.all([repo.listRules(db, filter, limit, offset, anchors), repo.countRules(db, filter)]);
+      return { results: rows.map(toRule), total };
+    },
+
+    async create(principal: Principal, policyId: string, input: PolicyRuleCreateBody) {
+      requireAnywhere(principal, 'policy:write');
+      const policy = await loadPolicy(db, principal, policyId, 'policy:write');
+      const body = Value.Clean(PolicyRuleCreate, structuredClone(input)) as PolicyRuleCreateBody;
+      const row = buildRuleRow({ policyId, teamId: policy.team_id, body, provenance: body.provenance ?? null, reviewerId: principal.userId, at: now() });
+      try {
+        await repo.insertRules(db, [row]);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('A rule with this id already exists');
+        throw error;
+      }
+      return toRule(row as RuleRow);
+    },
+
+    /**
+     * GET /v1/rules/ (seed 4.3): the rules of the caller's team's policies. With `policy_id`,
+     * the rules of that policy when the caller may read it (of any of their teams), and an
+     * empty page otherwise, so the filter never tells whether another team's policy exists.
+     */
+    async list(principal: Principal, input: RuleListInput) {
+      requireAnywhere(principal, 'policy:read');
+      let teamId: string | undefined;
+      if (input.policy_id !== undefined) {
+        const policy = await repo.findPolicy(db, input.policy_id);
+        if (policy === undefined || !canSeeTeam(principal, policy.team_id) || !holds(principal, 'policy:read', policy.team_id)) {
+          return { results: [], count: 0 };
+        }
+        teamId = policy.team_id;
+      } else {
+        teamId = resolveTeam(principal, undefined);
+        authorize(principal, 'policy:read', teamId, 'Team');
+      }
+      const filter = { teamId, policyId: input.policy_id, status: input.status, category: input.category };
+      const [rows, count] = await Promise.all([repo.listRules(db, filter, input.limit, input.offset, anchors), repo.countRules(db, filter)]);
+      return { results: rows.map(toRule), count };
+    },
+
+    async get(principal: Principal, id: string) {
+      requireAnywhere(principal, 'policy:read');
+      return toRule(await loadRule(db, principal, id, 'policy:read'));
+    },
+
+    /**
+     * A change of what an approved or rejected rule says sends it back to review as
+     * `modified`, unless the update names a status itself. A status of approved or
+     * rejected set here records the reviewer, as approve and reject do.
+     */
+    async update(principal: Principal, id: string, input: PolicyRuleUpdateBody) {
+      requireAnywhere(principal, 'policy:write');
+      const current = await loadRule(db, principal, id, 'policy:write');
+      const body = Value.Clean(PolicyRuleUpdate, structuredClone(input)) as PolicyRuleUpdateBody;
+      const at = now();
+      const patch = patchFrom(body);
+      if (body.status != null) {
+        patch.status = body.status;
+        if (body.status === 'approved' || body.status === 'rejected') Object.assign(patch, { reviewed_by: principal.userId, reviewed_at: at });
+      } else if ((current.status === 'approved' || current.status === 'rejected') && changesMeaning(patch, current)) {
+        patch.status = 'modified';
+      }
+      const updated = await repo.updateRule(db, id, { ...patch, updated_at: at });
+      if (updated === undefined) throw notFound('Rule');
+      return toRule(updated);
+    },
+
+    async remove(principal: Principal, id: string) {
+      requireAnywhere(principal, 'policy:write');
+      await loadRule(db, principal, id, 'policy:write');
+      if (!(await repo.deleteRule(db, id))) throw notFound('Rule');
+    },
+
+    approve: (principal: Principal, id: string, notes: string | undefined) => review(principal, id, 'approved', notes ?? null),
+    reject: (principal: Principal, id: string, reason: string) => review(principal, id, 'rejected', reason),
+  };
+}
+
+export type RuleService = ReturnType<typeof createRuleService>;
