@@ -1,6 +1,6 @@
-import { Value } from 'typebox/value';
 import { encryptSecret } from '../../crypto/keys.js';
 import type { Deps } from '../../deps.js';
+import { compileCleaner } from '../../http/clean.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
@@ -15,11 +15,21 @@ type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now'>;
 
 const SECONDS_PER_DAY = 86_400;
 const DEFAULT_STATUSES = AGENT_STATUSES.filter((s) => s !== 'archived');
+/** Unknown fields are dropped at every depth (CONTRACT.md), by cleaners compiled once. */
+const cleanCreate = compileCleaner(AgentCreate);
+const cleanUpdate = compileCleaner(AgentUpdate);
 
 /** Fields whose Agent type is not nullable: null leaves them as they are (CONTRACT.md). */
 const NON_NULLABLE_SCALARS = ['agent_name', 'model_name', 'status', 'hub', 'access_level', 'protocol', 'protection_status', 'rate_limit_requests_per_minute'] as const;
 const NULLABLE_SCALARS = ['agent_url', 'agent_system_prompt', 'purpose', 'last_tested_by', 'last_evaluated_at', 'dome_config_id'] as const;
 const NULLABLE_JSON = ['agent_params', 'mcp_config', 'white_box_config', 'agent_metadata', 'evaluated_harnesses'] as const;
+
+/** What an import sets beyond the create body (stored as JSON, answered as they are). */
+export interface ImportedAgentFields {
+  import_metadata: Record<string, unknown>;
+  capabilities: Record<string, unknown> | null;
+  skills: Array<Record<string, unknown>>;
+}
 
 export interface ListAgentsInput {
   statuses?: string[] | undefined;
@@ -71,62 +81,77 @@ export function createAgentService(deps: AgentDeps) {
     return rows.map((r) => toAgent(r, latest.get(r.id) ?? null));
   }
 
+  /**
+   * The one path that inserts an agent (with its first lifecycle event): registration, and
+   * import, which adds the fields only an import sets (import_metadata, capabilities, skills).
+   */
+  async function register(principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody, imported: ImportedAgentFields | null) {
+    requireAnywhere(principal, 'agent:write');
+    const teamId = resolveTeam(principal, teamIdParam);
+    authorize(principal, 'agent:write', teamId, 'Team');
+    const body = cleanCreate(structuredClone(input)) as AgentCreateBody;
+    const at = now();
+    const params = body.agent_params ?? (body.rag_params != null || body.function_route_params != null ? {} : null);
+    if (params !== null) {
+      if (body.rag_params != null) params.rag_params = body.rag_params;
+      if (body.function_route_params != null) params.function_route_params = body.function_route_params;
+    }
+    const row: AgentRow = {
+      id: newId(),
+      team_id: teamId,
+      created_by: principal.userId,
+      agent_name: body.agent_name,
+      model_name: body.model_name,
+      agent_url: null,
+      hub: 'custom',
+      api_key_enc: null,
+      api_key_hint: null,
+      agent_system_prompt: null,
+      rate_limit_requests_per_minute: 100,
+      status: 'active',
+      access_level: 'black_box',
+      agent_params: null,
+      mcp_config: null,
+      delegated_agents: '[]',
+      white_box_config: null,
+      agent_metadata: null,
+      purpose: null,
+      protocol: 'chat_completions',
+      test_score: null,
+      last_tested_by: null,
+      evaluated_harnesses: null,
+      last_evaluated_at: null,
+      protection_status: 'unprotected',
+      trust_stage: 'registered',
+      trusted_at: null,
+      ttt_days: null,
+      dome_config_id: null,
+      dome_manually_configured: 0,
+      import_metadata: null,
+      capabilities: null,
+      skills: '[]',
+      created_at: at,
+      updated_at: at,
+    };
+    Object.assign(row, patchFrom({ ...body, agent_params: params }, null));
+    if (imported !== null) {
+      row.import_metadata = json(imported.import_metadata);
+      row.capabilities = json(imported.capabilities);
+      row.skills = JSON.stringify(imported.skills);
+    }
+    await db.transaction().execute(async (trx) => {
+      await repo.insertAgent(trx, row);
+      await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: row.id, team_id: teamId, from_stage: null, to_stage: 'registered', changed_by: principal.userId, changed_at: at });
+    });
+    return toAgent(row);
+  }
+
   return {
-    async create(principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody) {
-      requireAnywhere(principal, 'agent:write');
-      const teamId = resolveTeam(principal, teamIdParam);
-      authorize(principal, 'agent:write', teamId, 'Team');
-      const body = Value.Clean(AgentCreate, structuredClone(input)) as AgentCreateBody;
-      const at = now();
-      const params = body.agent_params ?? (body.rag_params != null || body.function_route_params != null ? {} : null);
-      if (params !== null) {
-        if (body.rag_params != null) params.rag_params = body.rag_params;
-        if (body.function_route_params != null) params.function_route_params = body.function_route_params;
-      }
-      const row: AgentRow = {
-        id: newId(),
-        team_id: teamId,
-        created_by: principal.userId,
-        agent_name: body.agent_name,
-        model_name: body.model_name,
-        agent_url: null,
-        hub: 'custom',
-        api_key_enc: null,
-        api_key_hint: null,
-        agent_system_prompt: null,
-        rate_limit_requests_per_minute: 100,
-        status: 'active',
-        access_level: 'black_box',
-        agent_params: null,
-        mcp_config: null,
-        delegated_agents: '[]',
-        white_box_config: null,
-        agent_metadata: null,
-        purpose: null,
-        protocol: 'chat_completions',
-        test_score: null,
-        last_tested_by: null,
-        evaluated_harnesses: null,
-        last_evaluated_at: null,
-        protection_status: 'unprotected',
-        trust_stage: 'registered',
-        trusted_at: null,
-        ttt_days: null,
-        dome_config_id: null,
-        dome_manually_configured: 0,
-        import_metadata: null,
-        capabilities: null,
-        skills: '[]',
-        created_at: at,
-        updated_at: at,
-      };
-      Object.assign(row, patchFrom({ ...body, agent_params: params }, null));
-      await db.transaction().execute(async (trx) => {
-        await repo.insertAgent(trx, row);
-        await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: row.id, team_id: teamId, from_stage: null, to_stage: 'registered', changed_by: principal.userId, changed_at: at });
-      });
-      return toAgent(row);
-    },
+    create: (principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody) => register(principal, teamIdParam, input, null),
+
+    /** An agent registered by import (src/modules/agent-import): the same checks and insert as `create`. */
+    createImported: (principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody, imported: ImportedAgentFields) =>
+      register(principal, teamIdParam, input, imported),
 
     async list(principal: Principal, input: ListAgentsInput) {
       requireAnywhere(principal, 'agent:read');
@@ -148,7 +173,7 @@ export function createAgentService(deps: AgentDeps) {
     async update(principal: Principal, id: string, input: AgentUpdateBody) {
       requireAnywhere(principal, 'agent:write');
       const current = await loadAuthorized(principal, id, 'agent:write');
-      const body = Value.Clean(AgentUpdate, structuredClone(input)) as AgentUpdateBody;
+      const body = cleanUpdate(structuredClone(input)) as AgentUpdateBody;
       const patch = patchFrom(body, current);
       const updated = await repo.updateAgent(db, id, { ...patch, updated_at: now() });
       if (updated === undefined) throw notFound('Agent');

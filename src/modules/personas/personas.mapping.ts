@@ -1,0 +1,43 @@
+import type { PersonaRow } from './personas.repo.js';
+import type { PersonaAccessPermissionsIn, PersonaOut } from './personas.schemas.js';
+
+const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+
+/**
+ * Access permissions are stored complete: every known key present (the reference's model
+ * fills `privilege_level: "user"` and nulls), extra keys kept as sent.
+ */
+export function normaliseAccessPermissions(value: PersonaAccessPermissionsIn | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return JSON.stringify({
+    ...value,
+    privilege_level: value.privilege_level ?? 'user',
+    allowed_agents: value.allowed_agents ?? null,
+    allowed_tools: value.allowed_tools ?? null,
+    restricted_actions: value.restricted_actions ?? null,
+    data_access_scope: value.data_access_scope ?? null,
+  });
+}
+
+export function toPersona(row: PersonaRow): PersonaOut {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    name: row.name,
+    description: row.description,
+    role: row.role,
+    role_description: row.role_description,
+    knowledge_level: row.knowledge_level as PersonaOut['knowledge_level'],
+    skill_level: row.skill_level as PersonaOut['skill_level'],
+    intent: row.intent as PersonaOut['intent'],
+    language: row.language,
+    access_permissions: parse(row.access_permissions),
+    is_preset: row.is_preset === 1,
+    preset_category: row.preset_category,
+    tags: parse(row.tags),
+    icon_filename: row.icon_filename,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    created_by: row.created_by,
+  };
+}

@@ -1,0 +1,63 @@
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import type { DB, PersonasTable } from '../../db/schema.js';
+
+export type PersonaRow = Selectable<PersonasTable>;
+export type PersonaPatch = Updateable<PersonasTable>;
+
+export const insertPersona = (db: Kysely<DB>, row: Insertable<PersonasTable>) => db.insertInto('personas').values(row).execute();
+
+export const findPersona = (db: Kysely<DB>, id: string) => db.selectFrom('personas').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const updatePersona = (db: Kysely<DB>, id: string, patch: PersonaPatch) =>
+  db.updateTable('personas').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const deletePersona = async (db: Kysely<DB>, id: string) =>
+  Number((await db.deleteFrom('personas').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+
+export interface PersonaFilter {
+  teamId: string;
+  intents?: readonly string[] | undefined;
+  isPreset?: boolean | undefined;
+  search?: string | undefined;
+}
+
+/** `%`, `_` and `\` in a search term are matched literally. */
+const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function matching(eb: ExpressionBuilder<DB, 'personas'>, f: PersonaFilter): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [eb('team_id', '=', f.teamId)];
+  if (f.intents !== undefined && f.intents.length > 0) conditions.push(eb('intent', 'in', f.intents));
+  if (f.isPreset !== undefined) conditions.push(eb('is_preset', '=', f.isPreset ? 1 : 0));
+  if (f.search !== undefined && f.search !== '') {
+    const pattern = likePattern(f.search);
+    // lower() on both sides: LIKE is case-insensitive on SQLite but not on PostgreSQL.
+    conditions.push(
+      eb.or(
+        (['name', 'description', 'role'] as const).map((column) => sql<SqlBool>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`),
+      ),
+    );
+  }
+  return eb.and(conditions);
+}
+
+export const listPersonas = (db: Kysely<DB>, f: PersonaFilter, limit: number, offset: number) =>
+  db
+    .selectFrom('personas')
+    .selectAll()
+    .where((eb) => matching(eb, f))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+export const countPersonas = async (db: Kysely<DB>, f: PersonaFilter) =>
+  Number(
+    (
+      await db
+        .selectFrom('personas')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where((eb) => matching(eb, f))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
