@@ -40,6 +40,7 @@ export const errorResponses = {
   404: ref('HTTPError', 'Not found, or belongs to a team you cannot see'),
   409: ref('HTTPError', 'Conflict with the current state'),
   422: ref('HTTPValidationError', 'Validation error'),
+  429: ref('HTTPError', 'Too many requests: see Retry-After'),
 } as const;
 
 export const listOf = <T extends TSchema>(item: T, title: string) =>

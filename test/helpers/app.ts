@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type AppOptions } from '../../src/app.js';
 import { deriveKeys } from '../../src/crypto/keys.js';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -67,7 +67,9 @@ export interface TestApp {
  * A fresh service on a fresh in-memory database. Tokens last a year by default so that
  * tests may move the clock by days; token-expiry tests pass the real 24 h.
  */
-export async function buildTestApp(options: { dataDir?: string; tokenTtlSeconds?: number } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: { dataDir?: string; tokenTtlSeconds?: number; app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>> } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   await migrateToLatest(database.db, database.dialect, database.schema);
   const clock = new TestClock();
@@ -78,6 +80,7 @@ export async function buildTestApp(options: { dataDir?: string; tokenTtlSeconds?
     passwordHashCost: 10,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 365 * 24 * 60 * 60,
     now: clock.now,
+    ...options.app,
   });
   await app.ready();
   return {

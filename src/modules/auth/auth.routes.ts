@@ -14,10 +14,10 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
         tags,
         summary: 'Log in with email and password',
         body: LoginRequest,
-        response: { 200: TokenResponse, 401: errorResponses[401], 422: errorResponses[422] },
+        response: { 200: TokenResponse, 401: errorResponses[401], 422: errorResponses[422], 429: errorResponses[429] },
       },
     },
-    async (request) => auth.login(request.body.email, request.body.password),
+    async (request) => auth.login(request.body.email, request.body.password, request.ip),
   );
 
   app.post(
@@ -46,7 +46,7 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
         tags,
         summary: 'Change your password (ends your other sessions)',
         body: ChangePasswordRequest,
-        response: { 200: TokenResponse, 400: errorResponses[400], 401: errorResponses[401], 422: errorResponses[422] },
+        response: { 200: TokenResponse, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 422: errorResponses[422] },
       },
     },
     async (request) => auth.changePassword(request.principal, request.body.current_password, request.body.new_password),

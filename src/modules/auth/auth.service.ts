@@ -6,11 +6,12 @@ import { newId } from '../../ids.js';
 import { findUserByEmail, findUserById, listMembershipsOfUser, updateUser } from '../identity/identity.repo.js';
 import * as repo from './auth.repo.js';
 import type { ApiKeyRow } from './auth.repo.js';
+import type { LoginThrottle } from './login-throttle.js';
 import type { Principal, TeamRole } from './permissions.js';
 import { PERMISSIONS } from './permissions.js';
 import { API_KEY_PREFIX, formatApiKey, newApiKeySecret, parseApiKey, signAccessToken, verifyAccessToken } from './tokens.js';
 
-type AuthDeps = Pick<Deps, 'db' | 'keys' | 'now' | 'passwordHashCost' | 'tokenTtlSeconds'>;
+type AuthDeps = Pick<Deps, 'db' | 'keys' | 'now' | 'passwordHashCost' | 'tokenTtlSeconds'> & { loginThrottle: LoginThrottle };
 
 export interface TokenResponse {
   access_token: string;
@@ -90,17 +91,28 @@ export function createAuthService(deps: AuthDeps) {
       return token.startsWith(API_KEY_PREFIX) ? authenticateApiKey(token) : authenticateToken(token);
     },
 
-    async login(email: string, password: string): Promise<TokenResponse> {
-      const user = await findUserByEmail(db, email.trim());
+    /** `address` is the client's address, for the failed-login limit per address. */
+    async login(email: string, password: string, address: string): Promise<TokenResponse> {
+      const account = email.trim().toLowerCase();
+      const wait = deps.loginThrottle.retryAfter(account, address, now());
+      if (wait > 0) {
+        throw new AppError('too_many_requests', `Too many failed logins: try again in ${wait} seconds`, { 'retry-after': String(wait) });
+      }
+      const user = await findUserByEmail(db, account);
+      let ok: boolean;
       if (user === undefined) {
         // Spend the same time as a real check, so that timing does not tell which emails exist.
         dummyHash ??= hashPassword('not-a-password', deps.passwordHashCost);
         await verifyPassword(password, await dummyHash);
+        ok = false;
+      } else {
+        ok = (await verifyPassword(password, user.password_hash)) && user.is_active === 1;
+      }
+      if (!ok || user === undefined) {
+        deps.loginThrottle.recordFailure(account, address, now());
         throw unauthenticated('Incorrect email or password');
       }
-      const ok = await verifyPassword(password, user.password_hash);
-      if (!ok) throw unauthenticated('Incorrect email or password');
-      if (user.is_active !== 1) throw unauthenticated('This account is disabled');
+      deps.loginThrottle.recordSuccess(account);
       return startSession(user.id);
     },
 
@@ -129,6 +141,10 @@ export function createAuthService(deps: AuthDeps) {
 
     /** Verifies the current password, sets the new one, ends every other session, returns a fresh token. */
     async changePassword(principal: Principal, current: string, next: string): Promise<TokenResponse> {
+      // A leaked API key must not be enough to take the account over.
+      if (principal.credential.kind !== 'session') {
+        throw new AppError('forbidden', 'The password is changed from a login session, not with an API key');
+      }
       const user = await findUserById(db, principal.userId);
       if (user === undefined) throw unauthenticated();
       if (!(await verifyPassword(current, user.password_hash))) throw unauthenticated('The current password is not correct');

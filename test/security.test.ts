@@ -1,0 +1,142 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
+import { createApiKey, createSuperAdmin, createUser, createWorld, login, uniqueEmail, type World } from './helpers/factories.js';
+import { expectDetail } from './helpers/reference.js';
+
+describe('failed-login limits', () => {
+  let t: TestApp;
+  let world: World;
+  beforeAll(async () => {
+    t = await buildTestApp({ app: { loginLimits: { maxFailuresPerAccount: 3, maxFailuresPerAddress: 6, windowSeconds: 600 } } });
+    world = await createWorld(t.app);
+  });
+  afterAll(async () => t.close());
+
+  const attempt = (email: string, password: string, ip = '10.0.0.1') =>
+    t.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email, password }, remoteAddress: ip });
+
+  it('answers 429 with Retry-After once an account has failed too often, even with the right password', async () => {
+    const victim = world.teamA.member;
+    for (let i = 0; i < 3; i++) expectDetail(await attempt(victim.email, 'wrong-password', '10.0.0.1'), 401);
+    const blocked = await attempt(victim.email, victim.password, '10.0.0.2');
+    expectDetail(blocked, 429);
+    expect(Number(blocked.headers['retry-after'])).toBe(600);
+    t.clock.advance(601);
+    expect((await attempt(victim.email, victim.password, '10.0.0.2')).statusCode).toBe(200);
+  });
+
+  it('limits an address that fails across many accounts', async () => {
+    for (let i = 0; i < 6; i++) expectDetail(await attempt(uniqueEmail('spray'), 'guess-123', '10.9.9.9'), 401);
+    expectDetail(await attempt(world.teamB.member.email, world.teamB.member.password, '10.9.9.9'), 429);
+    expect((await attempt(world.teamB.member.email, world.teamB.member.password, '10.8.8.8')).statusCode).toBe(200);
+  });
+});
+
+describe('API rate limit', () => {
+  it('answers 429 with Retry-After past the configured requests per minute, per credential', async () => {
+    const t = await buildTestApp({ app: { rateLimitPerMinute: 5 } });
+    try {
+      const { admin } = await createSuperAdmin(t.app);
+      const other = await createApiKey(t.app, admin.token);
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(admin.token) })).statusCode);
+      expect(statuses.slice(0, 5).every((s) => s === 200 || s === 429)).toBe(true);
+      const limited = await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(admin.token) });
+      expectDetail(limited, 429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // Another credential has its own budget.
+      expect((await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(other) })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('HTTP hardening', () => {
+  let t: TestApp;
+  let world: World;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    world = await createWorld(t.app);
+  });
+  afterAll(async () => t.close());
+
+  it('sets security headers and no CORS headers by default', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: { ...bearer(world.teamA.member.token), origin: 'https://evil.example.com' } });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['strict-transport-security']).toBeDefined();
+    expect(res.headers['content-security-policy']).toBeDefined();
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('allows only the configured origins when CORS is on', async () => {
+    const c = await buildTestApp({ app: { corsOrigins: ['https://console.example.com'] } });
+    try {
+      const preflight = (origin: string) =>
+        c.app.inject({ method: 'OPTIONS', url: '/v1/agent-configurations/', headers: { origin, 'access-control-request-method': 'GET' } });
+      expect((await preflight('https://console.example.com')).headers['access-control-allow-origin']).toBe('https://console.example.com');
+      expect((await preflight('https://evil.example.com')).headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('refuses a JSON body over 1 MiB with 413 and writes nothing', async () => {
+    const before = await t.database.db.selectFrom('agents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/',
+      headers: { ...bearer(world.teamA.member.token), 'content-type': 'application/json' },
+      payload: JSON.stringify({ agent_name: 'big', model_name: 'm', agent_system_prompt: 'x'.repeat(1024 * 1024) }),
+    });
+    expectDetail(res, 413);
+    const after = await t.database.db.selectFrom('agents').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
+
+describe('secrets in logs', () => {
+  it('never writes passwords, tokens, API keys or agent keys to the log of a full session', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await buildTestApp({ app: { logger: { level: 'trace', stream } } });
+    try {
+      const { admin, teamId } = await createSuperAdmin(t.app);
+      const user = await createUser(t.app, admin.token, teamId, 'logged');
+      const key = await createApiKey(t.app, user.token);
+      const agentKey = 'sk-agent-secret-value-abcdef123456';
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/v1/agent-configurations/',
+        headers: bearer(key),
+        payload: { agent_name: 'a', model_name: 'm', api_key: agentKey },
+      });
+      expect(created.statusCode).toBe(201);
+      await t.app.inject({ method: 'PUT', url: `/v1/agent-configurations/${created.json().id}`, headers: bearer(user.token), payload: { api_key: `${agentKey}-2` } });
+      await t.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email: user.email, password: 'a-wrong-password' } });
+      const changed = await t.app.inject({ method: 'POST', url: '/v1/auth/change-password', headers: bearer(user.token), payload: { current_password: user.password, new_password: 'the-new-password-9' } });
+      expect(changed.statusCode).toBe(200);
+      const fresh = await login(t.app, user.email, 'the-new-password-9');
+      await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(fresh) });
+      await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer('wdn_0123456789abcdef0123456789abcdef_notarealsecretnotarealsecretnotarealsecretx') });
+
+      const log = lines.join('');
+      expect(lines.length).toBeGreaterThan(10);
+      for (const secret of [admin.password, user.password, 'a-wrong-password', 'the-new-password-9', admin.token, user.token, fresh, key, key.slice(-43), agentKey, 'notarealsecret']) {
+        expect(log.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
