@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool } from 'kysel
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
+import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,18 +14,23 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL schema the tables live in, when not the default search path. */
   schema?: string | undefined;
+  /**
+   * A token that changes whenever the data may have changed, for caches of read answers;
+   * undefined where no such token exists (PostgreSQL: other processes write without telling
+   * this one), and then nothing may be cached across requests.
+   */
+  readVersion?: (() => string) | undefined;
   close(): Promise<void>;
 }
 
 /**
- * Kysely's SQLite driver calls `prepare()` for every query; preparing dominates the cost
- * of a small query, so statements are cached by their SQL text (the SQL Kysely emits is
- * parameterised, so the set of distinct texts is small and bounded).
+ * Kysely's SQLite drivers (its own and ours) call `prepare()` for every query; preparing
+ * dominates the cost of a small query, so statements are cached by their SQL text (the SQL
+ * Kysely emits is parameterised, so the set of distinct texts is small and bounded).
  */
-function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
+export function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
-    close: () => raw.close(),
     prepare(sql: string) {
       let stmt = cache.get(sql);
       if (stmt === undefined) {
@@ -52,8 +58,25 @@ export function openSqlite(filename: string): SqliteDatabase.Database {
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.dialect === 'sqlite') {
     const raw = openSqlite(config.filename);
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    if (config.filename === ':memory:') {
+      // One in-memory database has one connection: no second reader, and no fsync to share.
+      // Nothing else can reach it, and Kysely's mutex keeps reads out of open transactions, so
+      // counting write statements (before they run) is a complete read version.
+      const cache = withStatementCache(raw);
+      let writes = 0;
+      const prepare = (sql: string) => {
+        const stmt = cache.prepare(sql);
+        if (!stmt.readonly) writes++;
+        return stmt;
+      };
+      const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }) });
+      return { db, dialect: 'sqlite', readVersion: () => String(writes), close: () => db.destroy() };
+    }
+    const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
+    reader.pragma('busy_timeout = 5000');
+    const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare);
+    const db = new Kysely<DB>({ dialect: groupCommitDialect(group) });
+    return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -1,0 +1,353 @@
+// `npm run bench`: seeds the benchmark dataset, starts the built service on SQLite, drives
+// load from a second process (wrk) over loopback, and prints and saves a table of req/s,
+// latency and the service's peak RSS, each scenario beside a bare node:http "ceiling" that
+// answers the same bytes. A script, not a test: nothing here asserts a timing.
+//
+// Environment (all optional):
+//   BENCH_DURATION   seconds measured per scenario (default 10)
+//   BENCH_WARMUP     seconds of warm-up before each (default 3)
+//   BENCH_CONNECTIONS concurrent connections (default 10)
+//   BENCH_ONLY       comma-separated scenario names to run (the ceiling always runs)
+//   BENCH_RESEED=1   seed again even when a seeded file for this schema exists
+//   BENCH_LABEL      a word saved with the results (e.g. "before-cache")
+//   BENCH_MAIN       another build of the service to measure (default dist/main.js), for before/after runs
+//   BENCH_NODE_ARGS  extra node flags for the service (e.g. "--cpu-prof --cpu-prof-dir=bench/.data/prof")
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
+import { DATASET, SEED_VERSION, seed } from './seed.mjs';
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH, '..');
+const DATA = path.join(BENCH, '.data');
+const RESULTS = path.join(BENCH, 'results');
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const ADMIN = { email: 'bench@warden.local', password: 'bench-password' };
+const started = Date.now();
+const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+
+// ---------------------------------------------------------------- prerequisites
+
+function ensureWrk() {
+  if (spawnSync('wrk', ['--version']).error === undefined) return;
+  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).error === undefined) {
+    log('wrk is missing: installing it with apt-get (Debian package "wrk")');
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'inherit' });
+    return;
+  }
+  console.error('bench: wrk is needed (Debian/Ubuntu: sudo apt-get install wrk; macOS: brew install wrk)');
+  process.exit(2);
+}
+
+if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) {
+  console.error('bench: dist/main.js is missing: run "npm run build" (npm run bench does)');
+  process.exit(2);
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+// ---------------------------------------------------------------- the dataset
+
+/** The seeded file is reused while the schema and the seed script are unchanged (seeding takes ~25 s). */
+function seedKey() {
+  const hash = createHash('sha256').update(SEED_VERSION).update(fs.readFileSync(path.join(BENCH, 'seed.mjs')));
+  const migrations = path.join(ROOT, 'dist/db/migrations');
+  for (const file of fs.readdirSync(migrations).filter((f) => f.endsWith('.js')).sort()) hash.update(fs.readFileSync(path.join(migrations, file)));
+  return hash.digest('hex').slice(0, 12);
+}
+
+async function prepareDatabase() {
+  fs.mkdirSync(DATA, { recursive: true });
+  const seeded = path.join(DATA, `seed-${seedKey()}.db`);
+  const idsFile = `${seeded}.agents.txt`;
+  if (process.env.BENCH_RESEED === '1' || !fs.existsSync(seeded) || !fs.existsSync(idsFile)) {
+    for (const old of fs.readdirSync(DATA).filter((f) => f.startsWith('seed-'))) fs.rmSync(path.join(DATA, old), { force: true });
+    log(`seeding ${DATASET.rules.toLocaleString('en')} rules and ${DATASET.agents.toLocaleString('en')} agents across ${DATASET.teams} teams into ${path.relative(ROOT, seeded)}`);
+    const { hashPassword } = await import(path.join(ROOT, 'dist/crypto/passwords.js'));
+    const tmp = `${seeded}.tmp`;
+    const result = await seed(tmp, { adminEmail: ADMIN.email, adminPasswordHash: await hashPassword(ADMIN.password, 14), log });
+    fs.writeFileSync(idsFile, result.agentIds.join('\n') + '\n');
+    fs.renameSync(tmp, seeded);
+    log(`seeded in ${result.seconds.toFixed(1)} s`);
+  } else {
+    log(`reusing the seeded dataset ${path.relative(ROOT, seeded)} (BENCH_RESEED=1 to seed again)`);
+  }
+  // Every run starts from the same seeded state: the write scenarios change the copy only.
+  const file = path.join(DATA, 'run.db');
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  fs.copyFileSync(seeded, file);
+  return { file, idsFile };
+}
+
+// ---------------------------------------------------------------- processes
+
+/** Peak resident memory of a process: sampled VmRSS while a scenario runs, and VmHWM. */
+function memoryOf(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
+  } catch {
+    return { rss: NaN, hwm: NaN };
+  }
+}
+
+async function startService(dbFile) {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    WARDEN_DATABASE_URL: `sqlite://${dbFile}`,
+    WARDEN_DATA_DIR: path.join(DATA, 'service'),
+    WARDEN_SECRET_KEY: 'b'.repeat(64),
+    // Production's logging level would log every request; the bench measures the service, not pino.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    // One credential drives the whole load: a limit far above it keeps the limiter's cost in
+    // the measurement without ever answering 429.
+    WARDEN_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...(process.env.BENCH_SERVICE_ENV ? JSON.parse(process.env.BENCH_SERVICE_ENV) : {}),
+  };
+  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const main = process.env.BENCH_MAIN ? path.resolve(process.env.BENCH_MAIN) : path.join(ROOT, 'dist/main.js');
+  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => output.length < 200 && output.push(line));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output.join('\n')}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`the service did not start:\n${output.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, child, output, stop: () => stopProcess(child) };
+}
+
+function stopProcess(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function startCeiling(bodyFile, contentType) {
+  const child = spawn(process.execPath, [path.join(BENCH, 'ceiling.mjs'), bodyFile, contentType], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /^CEILING_PORT (\d+)$/.exec(line);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the ceiling server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, stop: () => stopProcess(child) };
+}
+
+// ---------------------------------------------------------------- load
+
+function runWrk(url, seconds, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'wrk',
+      ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(BENCH, 'wrk/scenario.lua'), url],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.once('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
+      if (code !== 0 || line === undefined) return reject(new Error(`wrk failed (${code}):\n${out}`));
+      resolve(JSON.parse(line.slice('BENCH_RESULT '.length)));
+    });
+  });
+}
+
+async function measure(target, scenario, env) {
+  const wrkEnv = { BENCH_KIND: scenario.kind, BENCH_PATH: scenario.path, BENCH_OFFSET: String(scenario.offset ?? 0), ...env };
+  if (WARMUP > 0) await runWrk(target.url, WARMUP, wrkEnv);
+  let peakRss = 0;
+  const pid = target.child.pid;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rss || 0)), 100);
+  const result = await runWrk(target.url, DURATION, wrkEnv);
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
+  const seconds = result.duration_us / 1e6;
+  const failed = result.errors.status + result.errors.timeout + result.errors.read + result.errors.connect + result.errors.write;
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    method: scenario.kind === 'get' || scenario.kind === 'offset' ? 'GET' : 'PUT',
+    path: scenario.path,
+    connections: CONNECTIONS,
+    seconds,
+    requests: result.requests,
+    failed,
+    rps: (result.requests - failed) / seconds,
+    p50_ms: result.latency_us.p50 / 1000,
+    p90_ms: result.latency_us.p90 / 1000,
+    p99_ms: result.latency_us.p99 / 1000,
+    max_ms: result.latency_us.max / 1000,
+    mean_ms: result.latency_us.mean / 1000,
+    bytes_per_response: result.requests > 0 ? Math.round(result.bytes / result.requests) : 0,
+    peak_rss_mb: peakRss / 2 ** 20,
+  };
+}
+
+// ---------------------------------------------------------------- the run
+
+const SCENARIOS = [
+  // Where the gap to the ceiling comes from: the framework alone (no credential, tiny answer),
+  // then the framework and authentication (a tiny answer behind the same bearer token).
+  { name: 'floor-healthz', kind: 'get', path: '/healthz', description: 'GET /healthz (Fastify + plugins, no auth)' },
+  { name: 'floor-auth', kind: 'get', path: '/v1/users/me', description: 'GET /v1/users/me (plus authentication)' },
+  { name: 'rules-first-page', kind: 'get', path: '/v1/rules/?limit=100', description: 'GET /v1/rules/?limit=100' },
+  { name: 'rules-status', kind: 'get', path: '/v1/rules/?limit=100&status=approved', description: 'GET /v1/rules/ status=approved' },
+  { name: 'rules-category', kind: 'get', path: '/v1/rules/?limit=100&category=privacy', description: 'GET /v1/rules/ category=privacy' },
+  { name: 'rules-status-category', kind: 'get', path: '/v1/rules/?limit=100&status=approved&category=privacy', description: 'GET /v1/rules/ status+category' },
+  { name: 'rules-deep-offset', kind: 'get', path: '/v1/rules/?limit=100&offset=900000', description: 'GET /v1/rules/ offset=900000' },
+  {
+    name: 'rules-deep-offset-uncached',
+    kind: 'offset',
+    path: '/v1/rules/?limit=100',
+    offset: 900_000,
+    description: 'GET /v1/rules/ offset=900000+n (a new page each request)',
+  },
+  { name: 'agents-list-scores', kind: 'get', path: '/v1/agent-configurations/?include_scores=true', description: 'GET /v1/agent-configurations/?include_scores=true' },
+  { name: 'agent-lifecycle', kind: 'lifecycle', path: '/v1/agent-configurations/{id}/lifecycle', description: 'PUT …/{id}/lifecycle (many agents)' },
+  { name: 'agent-update', kind: 'update', path: '/v1/agent-configurations/{id}', description: 'PUT …/{id} (many agents)' },
+];
+
+function formatTable(rows, ceiling) {
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'peak RSS MB', 'failed'];
+  const body = rows.map((r) => [
+    r.name,
+    r.rps.toFixed(0),
+    r.p50_ms.toFixed(2),
+    r.p99_ms.toFixed(2),
+    r.name === 'ceiling' ? '100%' : `${((r.rps / ceiling.rps) * 100).toFixed(1)}%`,
+    r.name === 'ceiling' ? '-' : r.peak_rss_mb.toFixed(0),
+    String(r.failed),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+async function main() {
+  ensureWrk();
+  const loadBefore = os.loadavg()[0];
+  if (loadBefore > 0.5) log(`warning: the machine is busy (load average ${loadBefore.toFixed(2)}): numbers will be lower and noisier`);
+  const { file, idsFile } = await prepareDatabase();
+  const service = await startService(file);
+  let ceilingServer;
+  try {
+    log(`service started (pid ${service.child.pid}) at ${service.url}`);
+    const login = await fetch(`${service.url}/v1/auth/jwt/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const token = (await login.json()).access_token;
+    const env = { BENCH_TOKEN: token, BENCH_IDS: idsFile };
+
+    // The ceiling answers the service's own rule-list bytes (the agent list if rules are missing).
+    let reference = await fetch(`${service.url}/v1/rules/?limit=100`, { headers: { authorization: `Bearer ${token}` } });
+    const haveRules = reference.status === 200;
+    if (!haveRules) {
+      log(`GET /v1/rules/ answered ${reference.status}: the rule scenarios are skipped; the ceiling answers the agent list instead`);
+      reference = await fetch(`${service.url}/v1/agent-configurations/?include_scores=true`, { headers: { authorization: `Bearer ${token}` } });
+    }
+    const referenceBody = Buffer.from(await reference.arrayBuffer());
+    const bodyFile = path.join(DATA, 'ceiling-body.json');
+    fs.writeFileSync(bodyFile, referenceBody);
+    ceilingServer = await startCeiling(bodyFile, reference.headers.get('content-type') ?? 'application/json');
+
+    const rows = [];
+    log(`ceiling: node:http answering the same ${referenceBody.length.toLocaleString('en')} bytes (${WARMUP} s warm-up, ${DURATION} s measured)`);
+    rows.push(await measure(ceilingServer, { name: 'ceiling', kind: 'get', path: '/v1/rules/?limit=100', description: 'node:http, same bytes' }, env));
+    await ceilingServer.stop();
+    ceilingServer = undefined;
+
+    const db = new SqliteDatabase(file, { readonly: true });
+    const eventsBefore = db.prepare('select count(*) as n from agent_lifecycle_events').get().n;
+    db.close();
+    for (const scenario of SCENARIOS) {
+      if (ONLY && !ONLY.has(scenario.name)) continue;
+      if (!haveRules && scenario.name.startsWith('rules-')) continue;
+      if (ONLY === null && process.env.BENCH_FLOORS === '0' && scenario.name.startsWith('floor-')) continue;
+      log(`${scenario.name}: ${scenario.description}`);
+      const row = await measure(service, scenario, env);
+      rows.push(row);
+      log(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50_ms.toFixed(2)} ms, p99 ${row.p99_ms.toFixed(2)} ms, ${row.failed} failed`);
+    }
+    const hwm = memoryOf(service.child.pid).hwm;
+    await service.stop();
+
+    // Every acknowledged lifecycle PUT must be on disk: count the history rows they appended.
+    const lifecycle = rows.find((r) => r.name === 'agent-lifecycle');
+    let durability;
+    if (lifecycle) {
+      const check = new SqliteDatabase(file, { readonly: true });
+      const added = check.prepare('select count(*) as n from agent_lifecycle_events').get().n - eventsBefore;
+      check.close();
+      // wrk counts the warm-up separately: the history also holds the warm-up's writes.
+      const acknowledged = lifecycle.requests - lifecycle.failed;
+      durability = { lifecycle_events_written: added, lifecycle_acknowledged_in_measured_window: acknowledged, ok: added >= acknowledged };
+    }
+
+    const ceiling = rows[0];
+    const table = formatTable(rows, ceiling);
+    const result = {
+      label: process.env.BENCH_LABEL ?? null,
+      date: new Date().toISOString(),
+      machine: { load_average_at_start: loadBefore, load_average_at_end: os.loadavg()[0], cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+      settings: { duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_answers: haveRules ? 'rule list' : 'agent list' },
+      service_peak_rss_mb: hwm / 2 ** 20,
+      durability,
+      results: rows.map((r) => ({ ...r, ratio_to_ceiling: r.rps / ceiling.rps })),
+      total_seconds: (Date.now() - started) / 1000,
+    };
+    fs.mkdirSync(RESULTS, { recursive: true });
+    const stamp = result.date.replace(/[:.]/g, '-');
+    const out = path.join(RESULTS, `${stamp}${result.label ? `-${result.label}` : ''}.json`);
+    fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
+    fs.writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
+    console.log(`\n${table}\n`);
+    console.log(`service peak RSS (VmHWM): ${(hwm / 2 ** 20).toFixed(0)} MB; ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s of warm-up`);
+    if (durability) console.log(`durability: ${durability.lifecycle_events_written} lifecycle changes on disk for ${durability.lifecycle_acknowledged_in_measured_window} acknowledged in the measured window (plus warm-up): ${durability.ok ? 'ok' : 'MISSING WRITES'}`);
+    console.log(`saved ${path.relative(ROOT, out)} (total ${result.total_seconds.toFixed(0)} s)`);
+  } finally {
+    if (ceilingServer) await ceilingServer.stop();
+    await service.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error('bench failed:', error);
+  process.exit(1);
+});

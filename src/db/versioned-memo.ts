@@ -1,0 +1,27 @@
+/**
+ * Values derived from the database, kept until its read version changes
+ * (`Database.readVersion`: every commit of this process, and on SQLite every commit to the
+ * file by any connection). The version is read before the value is computed, so a value is
+ * never filed under a version older than the data it came from. Where the database has no
+ * read version (PostgreSQL), there is no memo: callers compute every time.
+ */
+export interface VersionedMemo<T> {
+  get(key: string, compute: () => Promise<T>): Promise<T>;
+}
+
+export function createVersionedMemo<T>(readVersion: (() => string) | undefined, maxEntries = 1_000): VersionedMemo<T> | undefined {
+  if (readVersion === undefined) return undefined;
+  const entries = new Map<string, { version: string; value: T }>();
+  return {
+    async get(key, compute) {
+      const version = readVersion();
+      const known = entries.get(key);
+      if (known !== undefined && known.version === version) return known.value;
+      const value = await compute();
+      entries.delete(key);
+      entries.set(key, { version, value });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      return value;
+    },
+  };
+}

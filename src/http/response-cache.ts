@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * A per-process cache of serialised read answers, with ETag / If-None-Match
+ * (docs/decisions.md, "Caching of read answers").
+ *
+ * An answer is stored under the credential that asked, the full URL and the database's read
+ * version (`Database.readVersion`): a token that changes whenever data may have changed
+ * (every committed write of this process, and on SQLite every commit by another connection).
+ * The version is read before the handler queries, so an answer is never stored under a
+ * version older than the data it shows: after an acknowledged write, the next read misses
+ * and is computed again. Authentication and validation still run on every request (a
+ * revoked credential is refused at once); only the handler and serialisation are skipped.
+ *
+ * Where no read version exists (PostgreSQL: other processes write without telling this one)
+ * nothing is cached; the ETag is then still sent and honoured, computed from each answer.
+ */
+export interface ResponseCacheOptions {
+  readVersion: (() => string) | undefined;
+  /** Route URLs (as registered) whose GET answers may be cached. */
+  routes: ReadonlySet<string>;
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+interface Entry {
+  version: string;
+  etag: string;
+  contentType: string;
+  body: Buffer;
+}
+
+interface Slot {
+  key: string;
+  version: string | undefined;
+}
+
+const kSlot = Symbol('responseCacheSlot');
+type WithSlot = FastifyRequest & { [kSlot]?: Slot };
+
+const CACHE_CONTROL = 'private, no-cache';
+
+/** A strong ETag from the bytes: equal answers have equal tags, in every process. */
+const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
+  const { readVersion, routes } = options;
+  const maxEntries = options.maxEntries ?? 500;
+  const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+
+  const remove = (key: string) => {
+    const old = entries.get(key);
+    if (old === undefined) return;
+    bytes -= old.body.length;
+    entries.delete(key);
+  };
+  const store = (key: string, entry: Entry) => {
+    remove(key);
+    if (entry.body.length > maxBytes / 4) return;
+    entries.set(key, entry);
+    bytes += entry.body.length;
+    // Least recently used first: a hit moves its entry to the end.
+    for (const oldest of entries.keys()) {
+      if (entries.size <= maxEntries && bytes <= maxBytes) break;
+      remove(oldest);
+    }
+  };
+  const notModified = (reply: FastifyReply, etag: string) => reply.code(304).header('etag', etag).header('cache-control', CACHE_CONTROL).send();
+
+  app.addHook('preHandler', async (request: WithSlot, reply) => {
+    if (request.method !== 'GET' || !request.principal || !routes.has(request.routeOptions.url ?? '')) return;
+    const key = `${request.principal.credential.kind}:${request.principal.credential.id}\n${request.url}`;
+    const version = readVersion?.();
+    request[kSlot] = { key, version };
+    if (version === undefined) return;
+    const entry = entries.get(key);
+    if (entry === undefined) return;
+    if (entry.version !== version) {
+      remove(key);
+      return;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    request[kSlot] = undefined;
+    if (matches(request.headers['if-none-match'], entry.etag)) return notModified(reply, entry.etag);
+    return reply.header('etag', entry.etag).header('cache-control', CACHE_CONTROL).type(entry.contentType).send(entry.body);
+  });
+
+  app.addHook('onSend', async (request: WithSlot, reply, payload) => {
+    const slot = request[kSlot];
+    if (slot === undefined || reply.statusCode !== 200) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    const etag = etagOf(body);
+    if (slot.version !== undefined) {
+      const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+      store(slot.key, { version: slot.version, etag, contentType, body });
+    }
+    reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
+    if (matches(request.headers['if-none-match'], etag)) {
+      reply.code(304);
+      return '';
+    }
+    return body;
+  });
+}

@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { deriveKeys } from '../src/crypto/keys.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
+import { bearer, buildTestApp, TEST_ENGINE, type TestApp } from './helpers/app.js';
+import { createAgent, createWorld, login, type World } from './helpers/factories.js';
+
+// Read answers of the lists are cached per credential and URL until the next write, with
+// ETag / If-None-Match (src/http/response-cache.ts). On PostgreSQL nothing is cached, but
+// the ETag is sent and honoured all the same: the same assertions hold on both engines.
+
+const AGENTS = '/v1/agent-configurations/?include_scores=true';
+const RULES = '/v1/rules/?limit=100';
+
+function cachingSuite(name: string, build: () => Promise<{ app: FastifyInstance; close(): Promise<void> }>) {
+  describe(name, () => {
+    let app: FastifyInstance;
+    let close: () => Promise<void>;
+    let world: World;
+
+    beforeAll(async () => {
+      ({ app, close } = await build());
+      world = await createWorld(app);
+    });
+    afterAll(async () => close());
+
+    const get = (url: string, token: string, etag?: string) =>
+      app.inject({ method: 'GET', url, headers: { ...bearer(token), ...(etag ? { 'if-none-match': etag } : {}) } });
+    const send = (method: 'PUT' | 'POST', url: string, token: string, payload: object) => app.inject({ method, url, headers: bearer(token), payload });
+
+    it('answers 304 to If-None-Match only while the list is unchanged', async () => {
+      const token = world.teamA.member.token;
+      await createAgent(app, token, { agent_name: 'first' });
+      const first = await get(AGENTS, token);
+      expect(first.statusCode).toBe(200);
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+
+      const again = await get(AGENTS, token);
+      expect(again.body).toBe(first.body);
+      expect(again.headers.etag).toBe(etag);
+      const revalidated = await get(AGENTS, token, etag);
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.body).toBe('');
+      expect(revalidated.headers.etag).toBe(etag);
+
+      await createAgent(app, token, { agent_name: 'second' });
+      const changed = await get(AGENTS, token, etag);
+      expect(changed.statusCode).toBe(200);
+      expect(changed.headers.etag).not.toBe(etag);
+      expect(changed.json().results.map((a: { agent_name: string }) => a.agent_name)).toContain('second');
+    });
+
+    it('shows every acknowledged write on the next read', async () => {
+      const token = world.teamA.owner.token;
+      const agent = await createAgent(app, token, { agent_name: 'moving' });
+      const stageOf = async () => (await get(AGENTS, token)).json().results.find((a: { id: string }) => a.id === agent.id);
+      expect((await stageOf()).trust_stage).toBe('registered');
+      for (const stage of ['tested', 'hardened', 'trusted', 'registered']) {
+        const res = await send('PUT', `/v1/agent-configurations/${agent.id}/lifecycle`, token, { trust_stage: stage });
+        expect(res.statusCode).toBe(200);
+        expect((await stageOf()).trust_stage).toBe(stage);
+      }
+      for (let i = 0; i < 3; i++) {
+        const res = await send('PUT', `/v1/agent-configurations/${agent.id}`, token, { agent_name: `renamed-${i}` });
+        expect(res.statusCode).toBe(200);
+        expect((await stageOf()).agent_name).toBe(`renamed-${i}`);
+      }
+      await send('PUT', `/v1/agent-configurations/${agent.id}/archive`, token, {});
+      expect(await stageOf()).toBeUndefined();
+    });
+
+    it('keeps answers apart per credential: another team, another key, a revoked session', async () => {
+      const a = world.teamA.member;
+      const b = world.teamB.member;
+      await createAgent(app, b.token, { agent_name: 'only in B' });
+      const inA = await get(AGENTS, a.token);
+      const inB = await get(AGENTS, b.token);
+      expect(inA.json().results.every((x: { team_id: string }) => x.team_id === world.teamA.id)).toBe(true);
+      expect(inB.json().results.every((x: { team_id: string }) => x.team_id === world.teamB.id)).toBe(true);
+      // A copy of the cached URL with B's ETag gets nothing of B's answer.
+      const crossed = await get(AGENTS, a.token, inB.headers.etag as string);
+      expect(crossed.statusCode).toBe(200);
+      expect(crossed.body).toBe(inA.body);
+
+      const session = await login(app, a.email, a.password);
+      expect((await get(AGENTS, session)).statusCode).toBe(200);
+      expect((await app.inject({ method: 'POST', url: '/v1/auth/jwt/logout', headers: bearer(session) })).statusCode).toBeLessThan(300);
+      expect((await get(AGENTS, session)).statusCode).toBe(401);
+    });
+
+    it('shows a new rule on the next rule list', async () => {
+      const token = world.teamA.owner.token;
+      const policy = await send('POST', '/v1/policies/', token, { name: 'Cache policy', category: 'privacy' });
+      expect(policy.statusCode, policy.body).toBe(201);
+      const before = await get(RULES, token);
+      expect(before.statusCode).toBe(200);
+      const count = before.json().count as number;
+      const rule = await send('POST', `/v1/policies/${policy.json().id}/rules`, token, {
+        rule_type: 'prohibition',
+        action: 'share',
+        consequence: { action: 'block', severity: 'high' },
+        natural_language: 'Do not share personal data.',
+      });
+      expect(rule.statusCode, rule.body).toBe(201);
+      const after = await get(RULES, token, before.headers.etag as string);
+      expect(after.statusCode).toBe(200);
+      expect(after.json().count).toBe(count + 1);
+      expect(after.json().results.map((r: { id: string }) => r.id)).toContain(rule.json().id);
+    });
+  });
+}
+
+cachingSuite(`read caching (${TEST_ENGINE})`, async () => {
+  const t: TestApp = await buildTestApp();
+  return { app: t.app, close: () => t.close() };
+});
+
+// The deployment's SQLite: a file, group commit, a separate reader connection.
+describe.skipIf(TEST_ENGINE !== 'sqlite')('on a SQLite file', () => {
+  cachingSuite('read caching (sqlite file, group commit)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-cache-'));
+    const database: Database = openDatabase({ dialect: 'sqlite', filename: path.join(dir, 'warden.db') });
+    await migrateToLatest(database.db, database.dialect);
+    const app = await buildApp({
+      database,
+      keys: deriveKeys('test-secret-key-that-is-long-enough-0123456789'),
+      dataDir: dir,
+      passwordHashCost: 10,
+      tokenTtlSeconds: 3600,
+    });
+    await app.ready();
+    return {
+      app,
+      async close() {
+        await app.close();
+        await database.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});

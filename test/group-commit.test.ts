@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/database.js';
+
+// Group commit (src/db/sqlite-group-commit.ts) on a SQLite file: one engine only, the suite
+// runs it once per project but it never touches PostgreSQL.
+describe.skipIf(process.env.WARDEN_TEST_ENGINE === 'postgres')('SQLite group commit', () => {
+  let dir: string;
+  let file: string;
+  let database: Database;
+  let db: Kysely<any>;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-group-'));
+    file = path.join(dir, 'test.db');
+    database = openDatabase({ dialect: 'sqlite', filename: file });
+    db = database.db as unknown as Kysely<any>;
+    await sql`create table items (id integer primary key, name text not null unique, n integer not null default 0)`.execute(db);
+  });
+
+  afterEach(async () => {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** What another process would find in the file right now: committed data only. */
+  const committedNames = () => {
+    const other = new SqliteDatabase(file, { readonly: true });
+    try {
+      return (other.prepare('select name from items order by id').pluck().all() as string[]).sort();
+    } finally {
+      other.close();
+    }
+  };
+
+  it('acknowledges a write only once it is committed', async () => {
+    await db.insertInto('items').values({ name: 'a' }).execute();
+    expect(committedNames()).toEqual(['a']);
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'b' }).execute();
+      await trx.insertInto('items').values({ name: 'c' }).execute();
+    });
+    expect(committedNames()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('commits hundreds of concurrent writes and transactions, each durable when acknowledged', async () => {
+    const acknowledged: string[] = [];
+    const work = Array.from({ length: 300 }, (_, i) => {
+      const name = `item-${i}`;
+      const write =
+        i % 2 === 0
+          ? db.insertInto('items').values({ name }).execute()
+          : db.transaction().execute(async (trx) => {
+              await trx.insertInto('items').values({ name }).execute();
+              await trx.updateTable('items').set({ n: 1 }).where('name', '=', name).execute();
+            });
+      return write.then(() => {
+        // Every acknowledged write is already in the file, as another process sees it.
+        expect(committedNames()).toContain(name);
+        acknowledged.push(name);
+      });
+    });
+    await Promise.all(work);
+    expect(acknowledged).toHaveLength(300);
+    expect(committedNames()).toHaveLength(300);
+  });
+
+  it('rolls back a failing transaction alone, while the rest of its group commits', async () => {
+    await db.insertInto('items').values({ name: 'taken' }).execute();
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'before' }).execute(),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name: 'half' }).execute();
+        await trx.insertInto('items').values({ name: 'taken' }).execute(); // unique violation
+      }),
+      db.insertInto('items').values({ name: 'taken' }).execute(), // a failing single statement
+      db.insertInto('items').values({ name: 'after' }).execute(),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(committedNames()).toEqual(['after', 'before', 'taken']);
+  });
+
+  it('never lets a read see a write that is not yet committed', async () => {
+    let inside!: () => void;
+    const reachedInside = new Promise<void>((resolve) => (inside = resolve));
+    let proceed!: () => void;
+    const mayCommit = new Promise<void>((resolve) => (proceed = resolve));
+    const writer = db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'pending' }).execute();
+      inside();
+      await mayCommit;
+    });
+    await reachedInside;
+    expect(await db.selectFrom('items').select('name').execute()).toEqual([]);
+    proceed();
+    await writer;
+    expect(await db.selectFrom('items').select('name').execute()).toEqual([{ name: 'pending' }]);
+  });
+
+  it('never answers a stale count, whoever wrote', async () => {
+    const count = async () => Number((await db.selectFrom('items').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    expect(await count()).toBe(0);
+    expect(await count()).toBe(0);
+    await db.insertInto('items').values({ name: 'one' }).execute();
+    expect(await count()).toBe(1);
+    const other = new SqliteDatabase(file);
+    other.prepare("insert into items (name) values ('two')").run();
+    other.close();
+    expect(await count()).toBe(2);
+    await db.deleteFrom('items').execute();
+    expect(await count()).toBe(0);
+  });
+
+  it('changes the read version after every acknowledged write, by this process or another', async () => {
+    const readVersion = database.readVersion as () => string;
+    const v0 = readVersion();
+    expect(readVersion()).toBe(v0);
+    await db.insertInto('items').values({ name: 'x' }).execute();
+    const v1 = readVersion();
+    expect(v1).not.toBe(v0);
+    const other = new SqliteDatabase(file);
+    other.prepare("insert into items (name) values ('from another process')").run();
+    other.close();
+    expect(readVersion()).not.toBe(v1);
+  });
+});
