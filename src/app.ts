@@ -1,19 +1,37 @@
+import { createHash } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { LlmConfig } from './config.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerResponseCache } from './http/response-cache.js';
+import { AppError } from './http/errors.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { nowSeconds } from './ids.js';
 import { agentRoutes } from './modules/agents/agents.routes.js';
 import { createAgentService } from './modules/agents/agents.service.js';
+import { agentImportRoutes } from './modules/agent-import/agent-import.routes.js';
+import { createAgentImportService } from './modules/agent-import/agent-import.service.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { createDashboardService } from './modules/dashboard/dashboard.service.js';
+import { demographicRoutes } from './modules/demographics/demographics.routes.js';
+import { createDemographicsService } from './modules/demographics/demographics.service.js';
+import { personaRoutes } from './modules/personas/personas.routes.js';
+import { createPersonaService } from './modules/personas/personas.service.js';
 import { apiKeyRoutes, authTokenRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type ThrottleLimits } from './modules/auth/login-throttle.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
+import { policyRoutes } from './modules/policies/policies.routes.js';
+import { buildPolicyServices } from './modules/policies/policies.services.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 
 export interface AppOptions {
@@ -22,25 +40,75 @@ export interface AppOptions {
   dataDir: string;
   passwordHashCost: number;
   tokenTtlSeconds: number;
+  /** OpenAI-compatible chat endpoint for rule extraction (optional). */
+  llm?: LlmConfig | undefined;
   /** Epoch seconds; tests inject a clock they control. */
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
+  /** Requests per minute per credential (or address); 0 or absent: no limit. */
+  rateLimitPerMinute?: number;
+  /** Origins CORS allows; empty or absent: CORS off. */
+  corsOrigins?: string[];
+  /** Number of proxies whose X-Forwarded-For is trusted. */
+  trustProxyHops?: number;
+  loginLimits?: ThrottleLimits;
 }
 
-export function buildServices(deps: Deps) {
+/** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.new_password',
+  '*.current_password',
+  '*.api_key',
+  '*.access_token',
+  '*.key',
+];
+
+function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === undefined || logger === false || logger === true) return logger ?? false;
+  return { ...logger, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+}
+
+/** The rate-limit bucket: the credential (hashed, so the key map holds no secret), else the address. */
+function rateLimitKey(request: FastifyRequest): string {
+  const auth = request.headers.authorization;
+  return typeof auth === 'string' && auth.length > 0 ? `c:${createHash('sha256').update(auth).digest('base64url')}` : `a:${request.ip}`;
+}
+
+/** Lists whose answers are cached per credential and URL until the next write (issue 6, bench/README.md). */
+const CACHED_ROUTES: ReadonlySet<string> = new Set(['/v1/rules/', '/v1/agent-configurations/']);
+
+export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_LOGIN_LIMITS) {
+  const agents = createAgentService(deps);
   return {
-    auth: createAuthService(deps),
+    auth: createAuthService({ ...deps, loginThrottle: createLoginThrottle(loginLimits) }),
     identity: createIdentityService(deps),
-    agents: createAgentService(deps),
+    agents,
+    personas: createPersonaService(deps),
+    demographics: createDemographicsService(deps),
+    agentImport: createAgentImportService({ now: deps.now, agents }),
+    dashboard: createDashboardService(deps),
+    policies: buildPolicyServices(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
 
+/** A registered route, as the app knows it (for route listings and the route-wide tests). */
+export interface RouteInfo {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** Every API route (under /v1), in registration order. */
+    apiRoutes: RouteInfo[];
   }
 }
 
@@ -54,23 +122,58 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     passwordHashCost: options.passwordHashCost,
     tokenTtlSeconds: options.tokenTtlSeconds,
     dataDir: options.dataDir,
+    llm: options.llm,
+    readVersion: options.database.readVersion,
   };
-  const services = buildServices(deps);
+  const services = buildServices(deps, options.loginLimits);
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
+    // Behind N proxies, the client address is the N-th from the right in X-Forwarded-For.
+    trustProxy: (_address: string, hop: number) => hop < (options.trustProxyHops ?? 0),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors the router raises before any route runs (a malformed URL, an over-long path
+    // parameter) answer in the contract's shape too.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.code(status).send({ detail: status === 414 ? 'A path parameter is too long' : 'Malformed request URL' });
+    },
     ajv: { customOptions: { strict: false } },
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
+  const apiRoutes: RouteInfo[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/')) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      apiRoutes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
   app.addSchema(ValidationErrorSchema);
   app.addSchema(HTTPValidationError);
   app.addSchema(HTTPError);
   registerErrorHandling(app);
+
+  // Security headers; the docs page gets a CSP that allows only its own files.
+  await app.register(helmet, { global: true });
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    await app.register(cors, { origin: options.corsOrigins, credentials: false, maxAge: 600 });
+  }
+  if (options.rateLimitPerMinute && options.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: options.rateLimitPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: rateLimitKey,
+      errorResponseBuilder: (_request, context) =>
+        new AppError('too_many_requests', `Rate limit of ${context.max} requests per minute exceeded: retry in ${context.after}`),
+    });
+  }
 
   await app.register(swagger, {
     openapi: {
@@ -85,17 +188,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   // Every API route lives in this context, behind authentication unless marked public.
   await app.register(async (api) => {
     registerAuthentication(api, services.auth);
+    // Read answers served from memory until the next write (SQLite only: see response-cache.ts).
+    registerResponseCache(api, { readVersion: options.database.readVersion, routes: CACHED_ROUTES });
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });
     await api.register(agentRoutes, { agents: services.agents });
+    await api.register(agentImportRoutes, { agentImport: services.agentImport });
+    await api.register(personaRoutes, { personas: services.personas });
+    // One implementation, two mounts (the reference serves both paths).
+    await api.register(demographicRoutes, { base: '/v1/demographics', demographics: services.demographics });
+    await api.register(demographicRoutes, { base: '/v1/dimensions', demographics: services.demographics });
+    await api.register(dashboardRoutes, { dashboard: services.dashboard });
+    await api.register(policyRoutes, services.policies);
   });
 
   return app;

@@ -18,6 +18,23 @@ export interface Config {
   passwordHashCost: number;
   /** Lifetime of a login token, in seconds (CONTRACT: 24 h). */
   tokenTtlSeconds: number;
+  /** OpenAI-compatible chat endpoint for rule extraction; absent: extraction answers 503. */
+  llm?: LlmConfig | undefined;
+  /** Requests per minute per credential (or per address without one); 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Origins allowed by CORS; empty: CORS is off (no cross-origin browser access). */
+  corsOrigins: string[];
+  /** Trust X-Forwarded-For from this many proxies in front of Warden (0: none). */
+  trustProxyHops: number;
+}
+
+/** An OpenAI-compatible chat completions endpoint. The key is never logged nor answered. */
+export interface LlmConfig {
+  /** e.g. https://api.openai.com/v1 (`/chat/completions` is appended). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; undefined for local servers that need none. */
+  apiKey: string | undefined;
+  model: string;
 }
 
 export type DatabaseConfig =
@@ -65,6 +82,45 @@ function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, mi
   return value;
 }
 
+function parseOrigins(raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const origins = raw.split(',').map((o) => o.trim()).filter((o) => o.length > 0);
+  for (const origin of origins) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError('WARDEN_CORS_ORIGINS', `"${origin}" is not an origin (for example https://console.example.com)`);
+    }
+    if (url.origin !== origin) {
+      throw new ConfigError('WARDEN_CORS_ORIGINS', `"${origin}" is not an origin: use scheme://host[:port] with no path (${url.origin})`);
+    }
+  }
+  return origins;
+}
+
+/** WARDEN_LLM_BASE_URL and WARDEN_LLM_MODEL together turn rule extraction on; WARDEN_LLM_API_KEY is optional. */
+function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
+  const baseUrl = env.WARDEN_LLM_BASE_URL?.trim() || undefined;
+  const model = env.WARDEN_LLM_MODEL?.trim() || undefined;
+  const apiKey = env.WARDEN_LLM_API_KEY?.trim() || undefined;
+  if (baseUrl === undefined && model === undefined) {
+    if (apiKey !== undefined) throw new ConfigError('WARDEN_LLM_BASE_URL', 'WARDEN_LLM_API_KEY is set but WARDEN_LLM_BASE_URL and WARDEN_LLM_MODEL are not');
+    return undefined;
+  }
+  if (baseUrl === undefined) throw new ConfigError('WARDEN_LLM_BASE_URL', 'must be set with WARDEN_LLM_MODEL (for example https://api.openai.com/v1)');
+  if (model === undefined) throw new ConfigError('WARDEN_LLM_MODEL', 'must be set with WARDEN_LLM_BASE_URL (for example gpt-4o-mini)');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError('WARDEN_LLM_BASE_URL', 'is not a URL (for example https://api.openai.com/v1)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('WARDEN_LLM_BASE_URL', 'must be an http:// or https:// URL');
+  if (url.username !== '' || url.password !== '') throw new ConfigError('WARDEN_LLM_BASE_URL', 'must not contain credentials: put the key in WARDEN_LLM_API_KEY');
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, model };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -99,5 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: logLevel as Config['logLevel'],
     passwordHashCost: parseInteger(env, 'WARDEN_PASSWORD_HASH_COST', 15, 14, 20),
     tokenTtlSeconds: 24 * 60 * 60,
+    llm: parseLlm(env),
+    rateLimitPerMinute: parseInteger(env, 'WARDEN_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    corsOrigins: parseOrigins(env.WARDEN_CORS_ORIGINS),
+    trustProxyHops: parseInteger(env, 'WARDEN_TRUST_PROXY_HOPS', 0, 0, 10),
   };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LlmConfig } from './config.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
@@ -13,4 +14,8 @@ export interface Deps {
   passwordHashCost: number;
   tokenTtlSeconds: number;
   dataDir: string;
+  /** Chat endpoint for rule extraction; undefined when none is configured. */
+  llm?: LlmConfig | undefined;
+  /** The database's read version (Database.readVersion), for values kept until the next commit; undefined on PostgreSQL. */
+  readVersion?: (() => string) | undefined;
 }

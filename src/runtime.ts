@@ -16,10 +16,11 @@ export async function startFromConfig(config: Config) {
       dataDir: config.dataDir,
       passwordHashCost: config.passwordHashCost,
       tokenTtlSeconds: config.tokenTtlSeconds,
-      logger: {
-        level: config.logLevel,
-        redact: { paths: ['req.headers.authorization', '*.password', '*.api_key', '*.access_token'], censor: '[redacted]' },
-      },
+      llm: config.llm,
+      logger: { level: config.logLevel },
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      corsOrigins: config.corsOrigins,
+      trustProxyHops: config.trustProxyHops,
     });
     app.addHook('onClose', async () => database.close());
     return app;

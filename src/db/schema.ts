@@ -137,6 +137,107 @@ export interface EvaluationsTable {
   completed_at: number | null;
 }
 
+export interface PoliciesTable {
+  id: string;
+  team_id: string;
+  name: string;
+  description: string | null;
+  category: string;
+  status: string;
+  source_text: string | null;
+  file_path: string | null;
+  file_name: string | null;
+  file_type: string | null;
+  file_size_bytes: number | null;
+  converted_file_path: string | null;
+  preset_source: string | null;
+  /** JSON array of strings, or null. */
+  tags: string | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PolicyFilesTable {
+  policy_id: string;
+  /** The uploaded document as sent (Buffer on SQLite and pg; Uint8Array on some drivers). */
+  content: Uint8Array;
+  content_type: string;
+  converted_markdown: string | null;
+  created_at: number;
+}
+
+export interface PolicyRulesTable {
+  id: string;
+  policy_id: string;
+  team_id: string;
+  rule_id: string;
+  rule_type: string;
+  action: string;
+  target: string | null;
+  assignee: string | null;
+  /** JSON array of RuleConstraint. */
+  constraints: string;
+  constraint_logic: string;
+  /** JSON RuleConsequence. */
+  consequence: string;
+  natural_language: string;
+  /** JSON RuleProvenance, or null. */
+  provenance: string | null;
+  category: string | null;
+  /** JSON array of strings, or null. */
+  tags: string | null;
+  status: string;
+  reviewed_by: string | null;
+  reviewed_at: number | null;
+  review_notes: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PersonasTable {
+  id: string;
+  team_id: string;
+  created_by: string;
+  name: string;
+  description: string | null;
+  role: string;
+  role_description: string | null;
+  knowledge_level: string;
+  skill_level: string;
+  intent: string;
+  language: string;
+  /** JSON object (PersonaAccessPermissions plus any extra keys), or null. */
+  access_permissions: string | null;
+  is_preset: number;
+  preset_category: string | null;
+  /** JSON array of strings, or null. */
+  tags: string | null;
+  icon_filename: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DemographicDimensionsTable {
+  id: string;
+  name: string;
+  display_name: string;
+  protected_class: number;
+  description: string | null;
+  created_at: number;
+}
+
+export interface DemographicValuesTable {
+  id: string;
+  dimension_id: string;
+  value: string;
+  display_name: string | null;
+  /** JSON object, or null. */
+  value_metadata: string | null;
+  sort_order: number;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   teams: TeamsTable;
@@ -147,4 +248,10 @@ export interface DB {
   agents: AgentsTable;
   agent_lifecycle_events: AgentLifecycleEventsTable;
   evaluations: EvaluationsTable;
+  policies: PoliciesTable;
+  policy_files: PolicyFilesTable;
+  policy_rules: PolicyRulesTable;
+  personas: PersonasTable;
+  demographic_dimensions: DemographicDimensionsTable;
+  demographic_values: DemographicValuesTable;
 }

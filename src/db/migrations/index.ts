@@ -3,6 +3,8 @@ import { Migrator } from 'kysely';
 import type { Dialect } from '../database.js';
 import { identity } from './0001_identity.js';
 import { agents } from './0002_agents.js';
+import { policies } from './0003_policies.js';
+import { personas } from './0004_personas.js';
 import type { WardenMigration } from './types.js';
 
 /**
@@ -12,6 +14,8 @@ import type { WardenMigration } from './types.js';
 export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0001_identity', identity],
   ['0002_agents', agents],
+  ['0003_policies', policies],
+  ['0004_personas', personas],
 ];
 
 /**
