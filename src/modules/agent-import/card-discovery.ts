@@ -4,8 +4,10 @@
  * without a card the agent is still registered, as a plain black box.
  */
 
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP } from 'node:net';
 
 export const WELL_KNOWN_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'] as const;
 
@@ -36,79 +38,96 @@ export function candidateCardUrls(agentUrl: string): string[] {
   return out;
 }
 
-async function readLimited(response: Response, maxBytes: number): Promise<string | null> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return null;
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * Agents live on internal networks, so private addresses are allowed; but nothing an agent
  * serves lives on a link-local or unspecified address, where cloud metadata services
- * (169.254.169.254, fd00:ec2::254) hand out credentials. Those are refused, before and
- * (through `redirect: 'manual'`) instead of any redirect.
+ * (169.254.169.254, fd00:ec2::254) hand out credentials. Node's BlockList also matches the
+ * IPv4-mapped forms (::ffff:169.254.169.254); NAT64 and IPv4-compatible forms are listed.
  */
+const FORBIDDEN = new BlockList();
+FORBIDDEN.addSubnet('169.254.0.0', 16, 'ipv4');
+FORBIDDEN.addSubnet('0.0.0.0', 8, 'ipv4');
+FORBIDDEN.addSubnet('fe80::', 10, 'ipv6');
+FORBIDDEN.addAddress('::', 'ipv6');
+FORBIDDEN.addAddress('fd00:ec2::254', 'ipv6');
+FORBIDDEN.addSubnet('64:ff9b::a9fe:0', 112, 'ipv6');
+FORBIDDEN.addSubnet('::a9fe:0', 112, 'ipv6');
+
 export function isForbiddenAddress(address: string): boolean {
-  let a = address.toLowerCase();
-  if (a.startsWith('::ffff:')) a = a.slice(7);
-  if (isIP(a) === 4) return a.startsWith('169.254.') || a.startsWith('0.');
-  return a === '::' || /^fe[89ab][0-9a-f]:/.test(a) || a === 'fd00:ec2::254';
+  const family = isIP(address);
+  if (family === 0) return true;
+  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-async function refusal(href: string): Promise<string | null> {
+class ForbiddenAddressError extends Error {}
+
+/**
+ * The address is checked in the connection's own DNS lookup, so the address checked is the
+ * address connected to (a name that resolves elsewhere on a second lookup gains nothing).
+ */
+function checkedLookup(hostname: string, options: object, callback: (...args: unknown[]) => void): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error);
+    if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address))) return callback(new ForbiddenAddressError(hostname));
+    if ((options as { all?: boolean }).all) return callback(null, addresses);
+    const first = addresses[0] as LookupAddress;
+    return callback(null, first.address, first.family);
+  });
+}
+
+type Outcome = { card: Record<string, unknown> } | { note: string };
+
+/** One GET, no redirects followed, at most `maxBytes`, within `timeoutMs`. */
+function get(href: string, options: DiscoveryOptions): Promise<{ status: number; text: string | null } | { failure: 'timeout' | 'forbidden' | 'unreachable' }> {
   const url = new URL(href);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${href} is not an http(s) URL`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  } catch {
-    return `${href} could not be reached (its host name does not resolve)`;
-  }
-  return addresses.some(isForbiddenAddress) ? `${href} points at a link-local address, which Warden does not fetch from` : null;
+  if (isIP(host) && isForbiddenAddress(host)) return Promise.resolve({ failure: 'forbidden' });
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    const request = client.get(
+      url,
+      { headers: { accept: 'application/json' }, lookup: checkedLookup as never, signal: AbortSignal.timeout(options.timeoutMs) },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (Number(response.headers['content-length'] ?? '0') > options.maxBytes || status < 200 || status >= 300) {
+          response.destroy();
+          resolve({ status, text: null });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            response.destroy();
+            resolve({ status, text: null });
+          } else chunks.push(chunk);
+        });
+        response.on('end', () => resolve({ status, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', () => resolve({ failure: 'unreachable' }));
+      },
+    );
+    request.on('error', (error: Error) => {
+      if (error instanceof ForbiddenAddressError || (error as { cause?: unknown }).cause instanceof ForbiddenAddressError) resolve({ failure: 'forbidden' });
+      else if (error.name === 'AbortError' || error.name === 'TimeoutError') resolve({ failure: 'timeout' });
+      else resolve({ failure: 'unreachable' });
+    });
+  });
 }
 
-async function tryOne(href: string, options: DiscoveryOptions): Promise<{ card: Record<string, unknown> } | { note: string }> {
-  const refused = await refusal(href);
-  if (refused !== null) return { note: refused };
-  let response: Response;
+async function tryOne(href: string, options: DiscoveryOptions): Promise<Outcome> {
+  if (!/^https?:$/.test(new URL(href).protocol)) return { note: `${href} is not an http(s) URL` };
+  const result = await get(href, options);
+  if ('failure' in result) {
+    if (result.failure === 'forbidden') return { note: `${href} points at a link-local address, which Warden does not fetch from` };
+    if (result.failure === 'timeout') return { note: `${href} did not answer within ${options.timeoutMs / 1000} s` };
+    return { note: `${href} could not be reached` };
+  }
+  if (result.status >= 300 && result.status < 400) return { note: `${href} redirects elsewhere: give the card's final URL as agent_url` };
+  if (result.status < 200 || result.status >= 300) return { note: `${href} answered HTTP ${result.status}` };
+  if (result.text === null) return { note: `${href} is larger than ${options.maxBytes / 1024} KiB, which is too large for an agent card` };
   try {
-    response = await fetch(href, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });
-  } catch (error) {
-    const timedOut = (error as { name?: string }).name === 'TimeoutError';
-    return { note: timedOut ? `${href} did not answer within ${options.timeoutMs / 1000} s` : `${href} could not be reached` };
-  }
-  if (response.status >= 300 && response.status < 400) {
-    await response.body?.cancel();
-    return { note: `${href} redirects elsewhere: give the card's final URL as agent_url` };
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return { note: `${href} answered HTTP ${response.status}` };
-  }
-  let text: string | null;
-  try {
-    text = await readLimited(response, options.maxBytes);
-  } catch {
-    return { note: `${href} stopped answering while its card was read` };
-  }
-  if (text === null) return { note: `${href} is larger than ${options.maxBytes / 1024} KiB, which is too large for an agent card` };
-  try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(result.text);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return { card: parsed as Record<string, unknown> };
     return { note: `${href} is JSON but not an object, so not an agent card` };
   } catch {
