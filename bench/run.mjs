@@ -11,7 +11,8 @@
 //   BENCH_RESEED=1   seed again even when a seeded file for this schema exists
 //   BENCH_LABEL      a word saved with the results (e.g. "before-cache")
 //   BENCH_MAIN       another build of the service to measure (default dist/main.js), for before/after runs
-//   BENCH_NODE_ARGS  extra node flags for the service (e.g. "--cpu-prof --cpu-prof-dir=bench/.data/prof")
+//   BENCH_NODE_ARGS  node flags for the service (default --max-old-space-size=160; "" for none;
+//                    e.g. "--cpu-prof --cpu-prof-dir=bench/.data/prof")
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -31,6 +32,12 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+/**
+ * V8 grows its heap lazily: without a cap the service's RSS drifts to 250–350 MB under this
+ * load although its live heap is far smaller; with this cap it stays near 200 MB at the same
+ * throughput (bench/README.md, docs/deployment.md). BENCH_NODE_ARGS="" measures without it.
+ */
+const NODE_ARGS = process.env.BENCH_NODE_ARGS ?? '--max-old-space-size=160';
 const ADMIN = { email: 'bench@warden.local', password: 'bench-password' };
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
@@ -126,7 +133,7 @@ async function startService(dbFile) {
     WARDEN_RATE_LIMIT_PER_MINUTE: '10000000',
     ...(process.env.BENCH_SERVICE_ENV ? JSON.parse(process.env.BENCH_SERVICE_ENV) : {}),
   };
-  const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const nodeArgs = NODE_ARGS.split(' ').filter((a) => a.length > 0);
   const main = process.env.BENCH_MAIN ? path.resolve(process.env.BENCH_MAIN) : path.join(ROOT, 'dist/main.js');
   const child = spawn(process.execPath, [...nodeArgs, main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
@@ -326,7 +333,7 @@ async function main() {
       label: process.env.BENCH_LABEL ?? null,
       date: new Date().toISOString(),
       machine: { load_average_at_start: loadBefore, load_average_at_end: os.loadavg()[0], cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
-      settings: { duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_answers: haveRules ? 'rule list' : 'agent list' },
+      settings: { service_node_args: NODE_ARGS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_answers: haveRules ? 'rule list' : 'agent list' },
       service_peak_rss_mb: hwm / 2 ** 20,
       durability,
       results: rows.map((r) => ({ ...r, ratio_to_ceiling: r.rps / ceiling.rps })),
@@ -338,7 +345,7 @@ async function main() {
     fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
     fs.writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
     console.log(`\n${table}\n`);
-    console.log(`service peak RSS (VmHWM): ${(hwm / 2 ** 20).toFixed(0)} MB; ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s of warm-up`);
+    console.log(`service peak RSS (VmHWM): ${(hwm / 2 ** 20).toFixed(0)} MB (node ${NODE_ARGS || 'without flags'}); ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s of warm-up; load average ${loadBefore.toFixed(2)} at start`);
     if (durability) console.log(`durability: ${durability.lifecycle_events_written} lifecycle changes on disk for ${durability.lifecycle_acknowledged_in_measured_window} acknowledged in the measured window (plus warm-up): ${durability.ok ? 'ok' : 'MISSING WRITES'}`);
     console.log(`saved ${path.relative(ROOT, out)} (total ${result.total_seconds.toFixed(0)} s)`);
   } finally {

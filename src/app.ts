@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -73,10 +72,13 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
   return { ...logger, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }
 
-/** The rate-limit bucket: the credential (hashed, so the key map holds no secret), else the address. */
+/**
+ * The rate-limit bucket is the client address: the limit runs before authentication, and a
+ * bucket per credential would give every made-up token a fresh budget
+ * (WARDEN_TRUST_PROXY_HOPS makes this the client's address behind a proxy).
+ */
 function rateLimitKey(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  return typeof auth === 'string' && auth.length > 0 ? `c:${createHash('sha256').update(auth).digest('base64url')}` : `a:${request.ip}`;
+  return request.ip;
 }
 
 /** Lists whose answers are cached per credential and URL until the next write (issue 6, bench/README.md). */
@@ -194,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every API route lives in this context, behind authentication unless marked public.
   await app.register(async (api) => {
-    registerAuthentication(api, services.auth);
+    registerAuthentication(api, services.auth, { readVersion: options.database.identityVersion, now: deps.now });
     // Read answers served from memory until the next write (SQLite only: see response-cache.ts).
     registerResponseCache(api, { readVersion: options.database.readVersion, routes: CACHED_ROUTES });
     await api.register(authTokenRoutes, { auth: services.auth });

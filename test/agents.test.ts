@@ -309,9 +309,20 @@ describe("the agent's api_key", () => {
     expect(cleared.api_key).toBeNull();
   });
 
-  it('reveals nothing of a short key', async () => {
-    const agent = await createAgent(t.app, world.teamA.member.token, { api_key: 'short1' });
-    expect(agent.api_key).toBe('********');
+  it('answers a short key with its last 4 characters, and a tiny one as the mask alone', async () => {
+    expect((await createAgent(t.app, world.teamA.member.token, { api_key: 'short1' })).api_key).toBe('********ort1');
+    expect((await createAgent(t.app, world.teamA.member.token, { api_key: 'abcd' })).api_key).toBe('********');
+  });
+
+  it('takes "" for no key, and accepts what the seed accepts without bounds of our own', async () => {
+    const agent = await createAgent(t.app, world.teamA.member.token, { api_key: 'sk-some-key-1234567' });
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const cleared = await put(url, world.teamA.member.token, { api_key: '' });
+    expect(cleared.json().api_key).toBeNull();
+    const res = await put(url, world.teamA.member.token, { agent_name: '', hub: '', rate_limit_requests_per_minute: 5_000_000, last_evaluated_at: -1 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ agent_name: '', hub: '', rate_limit_requests_per_minute: 5_000_000, last_evaluated_at: -1 });
+    expectReferenceShape(res.json(), 'Agent');
   });
 });
 

@@ -146,3 +146,44 @@ describe.skipIf(TEST_ENGINE !== 'sqlite')('on a SQLite file', () => {
     };
   });
 });
+
+// The principal of a login token is kept between requests on SQLite (src/http/auth.ts): it
+// must never outlive the token, the session or a change of the user's teams.
+describe(`authentication between requests (${TEST_ENGINE})`, () => {
+  let t: TestApp;
+  let world: World;
+  beforeAll(async () => {
+    t = await buildTestApp({ tokenTtlSeconds: 3_600 });
+    world = await createWorld(t.app);
+  });
+  afterAll(async () => t.close());
+  const me = (token: string) => t.app.inject({ method: 'GET', url: '/v1/users/me/teams', headers: bearer(token) });
+
+  it('refuses a token the moment it expires by the clock', async () => {
+    const token = await login(t.app, world.teamA.member.email, world.teamA.member.password);
+    expect((await me(token)).statusCode).toBe(200);
+    t.clock.advance(3_599);
+    expect((await me(token)).statusCode).toBe(200);
+    t.clock.advance(1);
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
+  it('sees a new membership on the next request', async () => {
+    const member = world.teamB.member;
+    const token = await login(t.app, member.email, member.password);
+    const adminToken = await login(t.app, world.admin.email, world.admin.password); // the world's tokens have expired
+    const before = (await me(token)).json() as Array<{ team_id: string }>;
+    expect(before.map((m) => m.team_id)).not.toContain(world.teamA.id);
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/v1/teams/${world.teamA.id}/invites`,
+      headers: bearer(adminToken),
+      payload: { email: member.email, role: 'MEMBER' },
+    });
+    expect(added.statusCode, added.body).toBeLessThan(300);
+    const accepted = await t.app.inject({ method: 'POST', url: `/v1/teams/invites/${added.json().id}/accept`, headers: bearer(token) });
+    expect(accepted.statusCode, accepted.body).toBeLessThan(300);
+    const after = (await me(token)).json() as Array<{ team_id: string }>;
+    expect(after.map((m) => m.team_id)).toContain(world.teamA.id);
+  });
+});

@@ -69,7 +69,8 @@ function bodyArbitrary(fields: string[]) {
   const value = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
     fc.string({ maxLength: 5000 }),
-    fc.constantFrom(null, '', -1, 0, 1e308, -1e308, true, [], {}, '00000000-0000-0000-0000-000000000000', '\u0000', '😀'.repeat(50)),
+    fc.constantFrom(null, '', -1, 0, 1e19, -1e19, 2 ** 53, 1e308, -1e308, true, [], {}, '00000000-0000-0000-0000-000000000000', '\u0000', '😀'.repeat(50)),
+    fc.integer({ min: 1, max: 200 }).map((n) => JSON.parse(`${'{"a":'.repeat(n)}1${'}'.repeat(n)}`)),
   );
   return fc.oneof(
     fc.dictionary(fieldName, value, { maxKeys: 6 }).map((v) => ({ payload: JSON.stringify(v), type: 'application/json' as string | undefined })),
@@ -84,7 +85,12 @@ function bodyArbitrary(fields: string[]) {
 
 function queryArbitrary(names: string[]) {
   const name = names.length > 0 ? fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })) : fc.string({ maxLength: 8 });
-  const value = fc.oneof(fc.string({ maxLength: 50 }), fc.integer().map(String), fc.constantFrom('', '-1', '0', '1001', 'true', 'null', 'x'.repeat(5000)));
+  const value = fc.oneof(
+    fc.string({ maxLength: 50 }),
+    fc.integer().map(String),
+    fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
+    fc.constantFrom('', '-1', '0', '1001', '1e20', '100000000000000000000', 'true', 'null', 'x'.repeat(5000)),
+  );
   return fc.array(fc.tuple(name, value), { maxLength: 5 }).map((pairs) => {
     const params = new URLSearchParams();
     for (const [k, v] of pairs) params.append(k, v);

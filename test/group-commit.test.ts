@@ -115,6 +115,21 @@ describe.skipIf(process.env.WARDEN_TEST_ENGINE === 'postgres')('SQLite group com
     expect(await count()).toBe(0);
   });
 
+  it('moves the identity version only for identity tables, or another process', async () => {
+    await sql`create table sessions (id text primary key)`.execute(db);
+    const identityVersion = database.identityVersion as () => string;
+    const v0 = identityVersion();
+    await db.insertInto('items').values({ name: 'not identity' }).execute();
+    expect(identityVersion()).toBe(v0);
+    await db.insertInto('sessions').values({ id: 's1' }).execute();
+    const v1 = identityVersion();
+    expect(v1).not.toBe(v0);
+    const other = new SqliteDatabase(file);
+    other.prepare("insert into items (name) values ('elsewhere')").run();
+    other.close();
+    expect(identityVersion()).not.toBe(v1);
+  });
+
   it('changes the read version after every acknowledged write, by this process or another', async () => {
     const readVersion = database.readVersion as () => string;
     const v0 = readVersion();

@@ -54,19 +54,41 @@ describe('login, tokens and sessions', () => {
     expect((await get('/v1/users/me', fresh)).statusCode).toBe(200);
   });
 
-  it('changes the password, ending other sessions', async () => {
-    const user = await createUser(t.app, world.teamA.owner.token, world.teamA.id, 'pw');
-    const other = await login(t.app, user.email, user.password);
-    expectDetail(await post('/v1/auth/change-password', user.token, { current_password: 'not-it-at-all', new_password: 'new-password-2' }), 401);
-    expect422(await post('/v1/auth/change-password', user.token, { current_password: user.password, new_password: 'short' }), ['body', 'new_password'], 'string_too_short');
-    expect(JSON.parse((await get('/v1/users/me', user.token)).body).password_change_required).toBe(true);
-    const res = await post('/v1/auth/change-password', user.token, { current_password: user.password, new_password: 'new-password-2' });
+  it('makes a new user change the password an admin set before anything else, ending other sessions', async () => {
+    const email = uniqueEmail('pw');
+    const created = await post('/v1/users/', world.teamA.owner.token, { email, password: 'set-by-admin-1', team_id: world.teamA.id, password_change_required: false });
+    expect(created.json().password_change_required).toBe(true); // only a super admin may waive it
+    const token = await login(t.app, email, 'set-by-admin-1');
+    const other = await login(t.app, email, 'set-by-admin-1');
+    expect((await get('/v1/users/me', token)).json().password_change_required).toBe(true);
+    expect((await get('/v1/users/me/teams', token)).statusCode).toBe(200);
+    expectDetail(await get('/v1/agent-configurations/', token), 403);
+    expectDetail(await post('/v1/api-keys/', token, { name: 'before the change' }), 403);
+    expectDetail(await post('/v1/auth/change-password', token, { current_password: 'not-it-at-all', new_password: 'new-password-2' }), 401);
+    expect422(await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'short' }), ['body', 'new_password'], 'string_too_short');
+    const res = await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'new-password-2' });
     expect(res.statusCode).toBe(200);
     const fresh = res.json().access_token;
     expect((await get('/v1/users/me', fresh)).json().password_change_required).toBe(false);
+    expect((await get('/v1/agent-configurations/', fresh)).statusCode).toBe(200);
     expectDetail(await get('/v1/users/me', other), 401);
-    expectDetail(await post('/v1/auth/jwt/login', undefined, { email: user.email, password: user.password }), 401);
-    expect((await post('/v1/auth/jwt/login', undefined, { email: user.email, password: 'new-password-2' })).statusCode).toBe(200);
+    expectDetail(await post('/v1/auth/jwt/login', undefined, { email, password: 'set-by-admin-1' }), 401);
+    expect((await post('/v1/auth/jwt/login', undefined, { email, password: 'new-password-2' })).statusCode).toBe(200);
+    const waived = await post('/v1/users/', world.admin.token, { email: uniqueEmail('waived'), password: 'set-by-admin-1', team_id: world.teamA.id, password_change_required: false });
+    expect(waived.json().password_change_required).toBe(false);
+  });
+
+  it('refreshes a session for at most 30 days after its login', async () => {
+    const token = await login(t.app, world.teamB.member.email, world.teamB.member.password);
+    let current = token;
+    for (let day = 0; day < 29; day++) {
+      t.clock.advance(24 * 60 * 60);
+      const res = await post('/v1/auth/jwt/refresh', current);
+      expect(res.statusCode, `day ${day}`).toBe(200);
+      current = res.json().access_token;
+    }
+    t.clock.advance(2 * 24 * 60 * 60);
+    expectDetail(await post('/v1/auth/jwt/refresh', current), 401);
   });
 
   it('rejects malformed and foreign tokens', async () => {

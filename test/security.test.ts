@@ -34,19 +34,22 @@ describe('failed-login limits', () => {
 });
 
 describe('API rate limit', () => {
-  it('answers 429 with Retry-After past the configured requests per minute, per credential', async () => {
+  it('answers 429 with Retry-After past the configured requests per minute, per client address, whatever the token', async () => {
     const t = await buildTestApp({ app: { rateLimitPerMinute: 5 } });
     try {
       const { admin } = await createSuperAdmin(t.app);
-      const other = await createApiKey(t.app, admin.token);
+      const from = (remoteAddress: string, token: string) =>
+        t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(token), remoteAddress });
       const statuses = [];
-      for (let i = 0; i < 6; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(admin.token) })).statusCode);
-      expect(statuses.slice(0, 5).every((s) => s === 200 || s === 429)).toBe(true);
-      const limited = await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(admin.token) });
+      for (let i = 0; i < 5; i++) statuses.push((await from('10.1.1.1', admin.token)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      const limited = await from('10.1.1.1', admin.token);
       expectDetail(limited, 429);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      // Another credential has its own budget.
-      expect((await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(other) })).statusCode).toBe(200);
+      // Made-up tokens do not buy a fresh budget.
+      expectDetail(await from('10.1.1.1', 'made-up-token-1'), 429);
+      // Another address has its own.
+      expect((await from('10.2.2.2', admin.token)).statusCode).toBe(200);
     } finally {
       await t.close();
     }
@@ -84,6 +87,30 @@ describe('HTTP hardening', () => {
     } finally {
       await c.close();
     }
+  });
+
+  it('answers 422, not 500, for integers beyond the safe range and for deeply nested JSON', async () => {
+    const token = world.teamA.member.token;
+    const huge = await t.app.inject({ method: 'GET', url: '/v1/agent-configurations/?offset=100000000000000000000', headers: bearer(token) });
+    expect(huge.statusCode, huge.body).toBe(422);
+    expect(huge.json().detail[0]).toMatchObject({ loc: ['query', 'offset'], type: 'less_than_equal' });
+    const agent = (await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(token), payload: { agent_name: 'n', model_name: 'm' } })).json();
+    const epoch = await t.app.inject({ method: 'PUT', url: `/v1/agent-configurations/${agent.id}`, headers: bearer(token), payload: { last_evaluated_at: 1e19 } });
+    expect(epoch.statusCode).toBe(422);
+    const deep = `{"agent_name":"a","model_name":"m","agent_params":{"rag_params":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}}`;
+    const nested = await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: deep });
+    expect(nested.statusCode, nested.body).toBe(422);
+    expect(nested.json().detail[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+  });
+
+  it("answers 404 to a super admin naming a team that does not exist", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/?team_id=01890000-0000-7000-8000-00000000beef',
+      headers: bearer(world.admin.token),
+      payload: { agent_name: 'a', model_name: 'm' },
+    });
+    expectDetail(res, 404);
   });
 
   it('refuses a JSON body over 1 MiB with 413 and writes nothing', async () => {

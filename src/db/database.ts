@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool } from 'kysel
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
-import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { GroupCommitSqlite, groupCommitDialect, writesIdentity } from './sqlite-group-commit.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -20,6 +20,8 @@ export interface Database {
    * this one), and then nothing may be cached across requests.
    */
   readVersion?: (() => string) | undefined;
+  /** Like readVersion, moved only by writes to the identity tables (what a principal is made of). */
+  identityVersion?: (() => string) | undefined;
   close(): Promise<void>;
 }
 
@@ -64,19 +66,23 @@ export function openDatabase(config: DatabaseConfig): Database {
       // counting write statements (before they run) is a complete read version.
       const cache = withStatementCache(raw);
       let writes = 0;
+      let identityWrites = 0;
       const prepare = (sql: string) => {
         const stmt = cache.prepare(sql);
-        if (!stmt.readonly) writes++;
+        if (!stmt.readonly) {
+          writes++;
+          if (writesIdentity(sql)) identityWrites++;
+        }
         return stmt;
       };
       const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }) });
-      return { db, dialect: 'sqlite', readVersion: () => String(writes), close: () => db.destroy() };
+      return { db, dialect: 'sqlite', readVersion: () => String(writes), identityVersion: () => String(identityWrites), close: () => db.destroy() };
     }
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
     const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare);
     const db = new Kysely<DB>({ dialect: groupCommitDialect(group) });
-    return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), close: () => db.destroy() };
+    return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), identityVersion: () => group.identityVersion(), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -16,6 +16,15 @@ type Prepare = (sql: string) => SqliteDatabase.Statement;
 /** The counts Kysely emits for list totals: `select count(*) as "n" from …`. */
 const COUNT_QUERY = /^select count\(\*\) as "\w+" from /i;
 const MAX_COUNTS = 1_000;
+/** The table a write statement of Kysely's names first; anything else counts as identity. */
+const WRITTEN_TABLE = /^(?:insert into|update|delete from|replace into) "(\w+)"/i;
+const IDENTITY_TABLES = new Set(['users', 'teams', 'memberships', 'sessions', 'api_keys', 'invitations']);
+
+/** Whether a write statement may change an identity table (true when its table is not recognised). */
+export function writesIdentity(sql: string): boolean {
+  const table = WRITTEN_TABLE.exec(sql)?.[1];
+  return table === undefined || IDENTITY_TABLES.has(table);
+}
 
 interface Waiter {
   resolve(): void;
@@ -64,6 +73,10 @@ export class GroupCommitSqlite {
   #waiters: Waiter[] = [];
   /** Groups committed or failed by this process: part of readVersion(). */
   #groups = 0;
+  /** Groups that wrote to an identity table, committed or failed: part of identityVersion(). */
+  #identityGroups = 0;
+  #groupTouchesIdentity = false;
+  readonly #writerDataVersion: SqliteDatabase.Statement;
   readonly #tx: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', SqliteDatabase.Statement>;
   readonly #dataVersion: SqliteDatabase.Statement;
   readonly #counts = new Map<string, { version: string; rows: unknown[] }>();
@@ -82,6 +95,8 @@ export class GroupCommitSqlite {
       rollbackTo: writer.prepare('ROLLBACK TO warden_request'),
     };
     this.#dataVersion = reader.prepare('PRAGMA data_version').pluck();
+    // The writer's data_version moves only with commits of other connections (other processes).
+    this.#writerDataVersion = writer.prepare('PRAGMA data_version').pluck();
   }
 
   /**
@@ -92,6 +107,27 @@ export class GroupCommitSqlite {
    */
   readVersion(): string {
     return `${this.#groups}.${this.#dataVersion.get() as number}`;
+  }
+
+  /**
+   * Like readVersion(), but moved only by commits that wrote to an identity table (users,
+   * teams, memberships, sessions, API keys, invitations), and by any commit of another
+   * process: what a principal is derived from. Cascades into those tables start from one of
+   * them. Moved after the COMMIT, so nothing read before it is filed under the new value.
+   */
+  identityVersion(): string {
+    return `${this.#identityGroups}.${this.#writerDataVersion.get() as number}`;
+  }
+
+  #noteWrite(sql: string): void {
+    if (!this.#groupTouchesIdentity && writesIdentity(sql)) this.#groupTouchesIdentity = true;
+  }
+
+  /** The group has ended (committed or not): the versions move. */
+  #groupEnded(): void {
+    this.#groups++;
+    if (this.#groupTouchesIdentity) this.#identityGroups++;
+    this.#groupTouchesIdentity = false;
   }
 
   // ------------------------------------------------------------------ the writer lock
@@ -145,11 +181,11 @@ export class GroupCommitSqlite {
       this.#tx.commit.run();
     } catch (error) {
       if (this.#writer.inTransaction) this.#tx.rollback.run();
-      this.#groups++;
+      this.#groupEnded();
       for (const w of waiters) w.reject(new GroupCommitError(error));
       return;
     }
-    this.#groups++;
+    this.#groupEnded();
     for (const w of waiters) w.resolve();
   }
 
@@ -157,7 +193,7 @@ export class GroupCommitSqlite {
   #afterError(error: unknown, handle: GroupConnection): void {
     if (!this.#open || this.#writer.inTransaction) return;
     this.#open = false;
-    this.#groups++;
+    this.#groupEnded();
     const waiters = this.#waiters;
     this.#waiters = [];
     for (const w of waiters) w.reject(new GroupCommitError(error));
@@ -210,6 +246,7 @@ export class GroupCommitSqlite {
       throw new GroupCommitError(new Error('the group this transaction belonged to was rolled back'));
     }
     const stmt = this.#prepareWriter(query.sql);
+    if (!stmt.readonly) this.#noteWrite(query.sql);
     let result: QueryResult<R>;
     try {
       if (stmt.reader) {
@@ -255,6 +292,7 @@ export class GroupCommitSqlite {
 
   /** Nested savepoints inside a request's transaction (Kysely's `trx.savepoint()`). */
   runRaw(sql: string): void {
+    this.#groupTouchesIdentity = true;
     this.#writer.prepare(sql).run();
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { Principal } from '../modules/auth/permissions.js';
-import { unauthenticated } from './errors.js';
+import { AppError, unauthenticated } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a credential (login, refresh, docs, health). */
     public?: boolean;
+    /** Reachable before a password someone else set has been changed (change-password, logout, me). */
+    beforePasswordChange?: boolean;
   }
 }
 
@@ -23,14 +25,73 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * Every route needs a credential unless it says otherwise: a new route is closed by default.
- * Authentication runs before validation, so an anonymous caller learns nothing from a 422.
+ * Authentication runs before the body is parsed or validated, so an anonymous caller learns
+ * nothing from a 422, and after the rate limit, so made-up tokens are counted too.
  */
-export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthService, 'authenticate'>): void {
+export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthService, 'authenticate'>, options: PrincipalCacheOptions = {}): void {
+  const authenticate = cachedAuthentication(auth, options);
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public === true) return;
+  // preParsing: after the per-route rate limit (an onRequest hook), before the body is read.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (request.routeOptions.config?.public === true) return payload;
     const token = bearerToken(request);
     if (token === undefined) throw unauthenticated();
-    request.principal = await auth.authenticate(token);
+    request.principal = await authenticate(token);
+    if (request.principal.passwordChangeRequired && request.routeOptions.config?.beforePasswordChange !== true) {
+      throw new AppError('forbidden', 'Change your password first: POST /v1/auth/change-password');
+    }
+    return payload;
   });
+}
+
+export interface PrincipalCacheOptions {
+  /** Database.identityVersion; undefined (PostgreSQL): every request is authenticated in full. */
+  readVersion?: (() => string) | undefined;
+  /** Epoch seconds (the app's clock). */
+  now?: () => number;
+}
+
+/** A full check at least this often, whatever else holds. */
+const PRINCIPAL_CACHE_SECONDS = 60;
+const PRINCIPAL_CACHE_ENTRIES = 1_000;
+
+/** The `exp` claim of a JWT that has just been verified (undefined when absent). */
+function expiryOf(token: string): number | undefined {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Verifying a login token (HMAC) and loading its session, user and memberships cost more than
+ * a cached list answer (bench/README.md). The principal of a login token is kept while the
+ * database's identity version is unchanged (every logout, revocation, password change,
+ * disabled account or membership change is a commit to an identity table, which changes it;
+ * so does any commit by another process), the token has not expired by
+ * the app's clock, and for at most a minute. API keys are always checked in full (their
+ * last use is recorded), and so is everything on PostgreSQL, where other processes commit
+ * without changing this process's version.
+ */
+function cachedAuthentication(auth: Pick<AuthService, 'authenticate'>, options: PrincipalCacheOptions) {
+  const { readVersion } = options;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  if (readVersion === undefined) return (token: string) => auth.authenticate(token);
+  const entries = new Map<string, { version: string; until: number; principal: Principal }>();
+  return async (token: string): Promise<Principal> => {
+    const version = readVersion();
+    const at = now();
+    const known = entries.get(token);
+    if (known !== undefined && known.version === version && at < known.until) return known.principal;
+    entries.delete(token);
+    const principal = await auth.authenticate(token);
+    const expiry = principal.credential.kind === 'session' ? expiryOf(token) : undefined;
+    if (expiry !== undefined) {
+      entries.set(token, { version, until: Math.min(expiry, at + PRINCIPAL_CACHE_SECONDS), principal });
+      if (entries.size > PRINCIPAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);
+    }
+    return principal;
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isForeignKeyViolation } from '../db/errors.js';
 import { AppError, RequestValidationError, type ValidationIssue } from './errors.js';
-import { toValidationIssues } from './validation.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, toValidationIssues } from './validation.js';
 
 const sendIssues = (reply: FastifyReply, issues: ValidationIssue[]) => reply.code(422).send({ detail: issues });
 
@@ -48,10 +49,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
       return sendIssues(reply, toValidationIssues(error.validation as never, part));
     }
+    // A row referring to one that does not exist (a super admin's team_id of no team, a
+    // resource deleted meanwhile): the thing referred to is not found.
+    if (isForeignKeyViolation(error)) return reply.code(404).send({ detail: 'A resource this request refers to does not exist' });
     const known = frameworkError(error, request);
     if (known) return reply.code(known.status).send(known.body);
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: 'Internal server error' });
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (typeof request.body === 'object' && request.body !== null && nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
+      throw new RequestValidationError([{ loc: ['body'], msg: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_invalid' }]);
+    }
   });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}` }));

@@ -17,10 +17,44 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const textAjv = makeAjv({ coerceTypes: 'array' });
 
+/**
+ * Every integer the API takes is bounded by the safe-integer range unless its schema says
+ * less: a larger one cannot round-trip through JavaScript or a bigint column (an offset of
+ * 1e20 would otherwise reach the database). Applied to a copy, so the published schema stays.
+ */
+export function boundIntegers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(boundIntegers);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = boundIntegers(value);
+  if (out.type === 'integer') {
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = Number.MAX_SAFE_INTEGER;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = -Number.MAX_SAFE_INTEGER;
+  }
+  return out;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return ajv.compile(boundIntegers(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether a parsed JSON value nests deeper than `max` (iterative: no recursion on hostile input). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
 
 const LOC_PREFIX: Record<string, string> = {
   body: 'body',

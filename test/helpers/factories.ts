@@ -45,12 +45,18 @@ export async function createSuperAdmin(app: FastifyInstance): Promise<{ admin: A
   return { admin: { id: me.id, email, password, token }, teamId: teams[0].team_id };
 }
 
-/** A user created by `creatorToken` into `teamId` (as MEMBER), logged in. */
+/**
+ * A user created by `creatorToken` into `teamId` (as MEMBER), who then logs in with the
+ * password the admin set and changes it, as a new user must before anything else.
+ */
 export async function createUser(app: FastifyInstance, creatorToken: string, teamId: string, label = 'user'): Promise<Actor> {
   const email = uniqueEmail(label);
+  const initial = `${label}-initial-1`;
   const password = `${label}-password-1`;
-  const user = await call(app, 'POST', '/v1/users/', creatorToken, { email, password, team_id: teamId });
-  return { id: user.id, email, password, token: await login(app, email, password) };
+  const user = await call(app, 'POST', '/v1/users/', creatorToken, { email, password: initial, team_id: teamId });
+  const first = await login(app, email, initial);
+  const changed = await call(app, 'POST', '/v1/auth/change-password', first, { current_password: initial, new_password: password });
+  return { id: user.id, email, password, token: changed.access_token as string };
 }
 
 /**

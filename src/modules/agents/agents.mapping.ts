@@ -5,10 +5,11 @@ import type { AgentRow, LatestEvaluationRow } from './agents.repo.js';
 /** The fixed mask an agent's API key is answered behind (CONTRACT.md). */
 export const API_KEY_MASK = '********';
 
-/** Keys shorter than this are answered as the mask alone: four characters would be too much of them. */
-const MIN_LENGTH_FOR_HINT = 12;
-
-export const apiKeyHint = (key: string) => (key.length >= MIN_LENGTH_FOR_HINT ? key.slice(-4) : null);
+/**
+ * The last 4 characters are answered behind the mask (CONTRACT.md); a key of 4 characters or
+ * fewer would be answered whole that way, so it gets the mask alone.
+ */
+export const apiKeyHint = (key: string) => (key.length > 4 ? key.slice(-4) : null);
 
 export function maskedApiKey(row: Pick<AgentRow, 'api_key_enc' | 'api_key_hint'>): string | null {
   if (row.api_key_enc === null) return null;

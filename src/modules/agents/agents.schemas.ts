@@ -52,7 +52,7 @@ export const MCPConfig = Type.Object(
 
 export const DelegatedAgent = Type.Object(
   {
-    url: Str(2083, { minLength: 1 }),
+    url: Str(2083),
     agent_card_url: OptNullable(Str(2083)),
     name: OptNullable(Str(255)),
     capabilities: OptNullable(Tags()),
@@ -173,13 +173,13 @@ export type AgentOut = Static<typeof Agent>;
 /** The writable fields shared by create and update (seed 2.5). */
 const writableFields = {
   status: OptNullable(AgentStatusSchema),
-  agent_name: OptNullable(Str(255, { minLength: 1 })),
+  agent_name: OptNullable(Str(255)),
   agent_url: OptNullable(Str(2083)),
-  model_name: OptNullable(Str(255, { minLength: 1 })),
-  api_key: OptNullable(Str(4096, { minLength: 1, description: 'Stored encrypted; answered masked' })),
+  model_name: OptNullable(Str(255)),
+  api_key: OptNullable(Str(4096, { description: 'Stored encrypted; answered masked. "" or null removes the key' })),
   agent_system_prompt: OptNullable(Str(200_000)),
-  hub: OptNullable(Str(255, { minLength: 1 })),
-  rate_limit_requests_per_minute: OptNullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  hub: OptNullable(Str(255)),
+  rate_limit_requests_per_minute: OptNullable(Type.Integer({ minimum: 1 })),
   access_level: OptNullable(AccessLevel),
   agent_params: OptNullable(AgentParams),
   mcp_config: OptNullable(MCPConfig),
@@ -191,7 +191,7 @@ const writableFields = {
   test_score: OptNullable(Type.Union([Type.Number(), Type.String({ pattern: TEST_SCORE_PATTERN, maxLength: 64 })])),
   last_tested_by: OptNullable(Str(255)),
   evaluated_harnesses: OptNullable(Type.Array(Str(255), { maxItems: 1000 })),
-  last_evaluated_at: OptNullable(Type.Integer({ minimum: 0 })),
+  last_evaluated_at: OptNullable(Type.Integer()),
   protection_status: OptNullable(ProtectionStatus),
   dome_config_id: OptNullable(Uuid()),
   dome_manually_configured: OptNullable(Type.Boolean()),

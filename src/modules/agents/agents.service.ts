@@ -70,7 +70,7 @@ export function createAgentService(deps: AgentDeps) {
     if (body.test_score !== undefined) {
       patch.test_score = body.test_score === null ? null : toDecimalString(body.test_score, ['body', 'test_score']);
     }
-    if (body.api_key === null) Object.assign(patch, { api_key_enc: null, api_key_hint: null });
+    if (body.api_key === null || body.api_key === '') Object.assign(patch, { api_key_enc: null, api_key_hint: null });
     else if (body.api_key !== undefined) Object.assign(patch, sealApiKey(body.api_key, current));
     return patch;
   }

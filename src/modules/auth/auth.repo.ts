@@ -14,11 +14,13 @@ export const findSessionWithUser = (db: Kysely<DB>, sessionId: string) =>
     .select([
       'sessions.id as session_id',
       'sessions.user_id',
+      'sessions.created_at',
       'sessions.expires_at',
       'sessions.revoked_at',
       'users.email',
       'users.is_active',
       'users.is_super_admin',
+      'users.password_change_required',
     ])
     .where('sessions.id', '=', sessionId)
     .executeTakeFirst();
@@ -52,6 +54,7 @@ export const findApiKeyWithUser = (db: Kysely<DB>, id: string) =>
       'users.email',
       'users.is_active',
       'users.is_super_admin',
+      'users.password_change_required',
     ])
     .where('api_keys.id', '=', id)
     .executeTakeFirst();

@@ -22,7 +22,7 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
 
   app.post(
     '/v1/auth/jwt/logout',
-    { schema: { tags, summary: 'End the current session', response: { 200: Detail, 400: errorResponses[400], 401: errorResponses[401] } } },
+    { config: { beforePasswordChange: true }, schema: { tags, summary: 'End the current session', response: { 200: Detail, 400: errorResponses[400], 401: errorResponses[401] } } },
     async (request) => auth.logout(request.principal),
   );
 
@@ -42,6 +42,7 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
   app.post(
     '/v1/auth/change-password',
     {
+      config: { beforePasswordChange: true },
       schema: {
         tags,
         summary: 'Change your password (ends your other sessions)',

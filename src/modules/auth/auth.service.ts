@@ -20,6 +20,8 @@ export interface TokenResponse {
 
 /** How long after expiry a token may still be exchanged by /auth/jwt/refresh. */
 const REFRESH_GRACE_SECONDS = 7 * 24 * 60 * 60;
+/** A session can be refreshed for at most this long after its login: then log in again. */
+const MAX_SESSION_AGE_SECONDS = 30 * 24 * 60 * 60;
 /** last_used_at of an API key is written at most this often, not on every request. */
 const KEY_TOUCH_INTERVAL_SECONDS = 60;
 
@@ -42,7 +44,7 @@ export function createAuthService(deps: AuthDeps) {
   }
 
   async function loadPrincipal(
-    user: { user_id: string; email: string; is_super_admin: number },
+    user: { user_id: string; email: string; is_super_admin: number; password_change_required: number },
     credential: Principal['credential'],
     keyPermissions: ReadonlySet<string> | null,
   ): Promise<Principal> {
@@ -55,6 +57,7 @@ export function createAuthService(deps: AuthDeps) {
       keyPermissions,
       memberships: new Map(memberships.map((m) => [m.team_id, m.role as TeamRole])),
       primaryTeamId: memberships[0]?.team_id ?? null,
+      passwordChangeRequired: user.password_change_required === 1,
     };
   }
 
@@ -135,6 +138,7 @@ export function createAuthService(deps: AuthDeps) {
         throw unauthenticated('This session has ended: log in again');
       }
       if (session.is_active !== 1) throw unauthenticated('This account is disabled');
+      if (now() - session.created_at > MAX_SESSION_AGE_SECONDS) throw unauthenticated('This session is more than 30 days old: log in again');
       await repo.extendSession(db, session.session_id, now() + deps.tokenTtlSeconds);
       return issueToken(session.user_id, session.session_id);
     },

@@ -45,6 +45,8 @@ export interface Principal {
   memberships: ReadonlyMap<string, TeamRole>;
   /** The caller's first team (earliest membership): the team an operation without team_id acts on. */
   primaryTeamId: string | null;
+  /** The account's password was set by someone else and must be changed before anything else. */
+  passwordChangeRequired: boolean;
 }
 
 const keyAllows = (principal: Principal, permission: string) =>

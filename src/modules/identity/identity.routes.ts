@@ -24,7 +24,7 @@ const { 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses
 export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> = async (app, { identity }) => {
   app.get(
     '/v1/auth/users/me',
-    { schema: { tags: ['Teams', 'auth'], summary: 'The authenticated user', response: { 200: UserRead, 401: e401 } } },
+    { config: { beforePasswordChange: true }, schema: { tags: ['Teams', 'auth'], summary: 'The authenticated user', response: { 200: UserRead, 401: e401 } } },
     async (request) => identity.me(request.principal),
   );
 
@@ -55,12 +55,13 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
   );
   app.get(
     '/v1/users/me',
-    { schema: { tags: users, summary: 'The authenticated user', response: { 200: UserRead, 401: e401 } } },
+    { config: { beforePasswordChange: true }, schema: { tags: users, summary: 'The authenticated user', response: { 200: UserRead, 401: e401 } } },
     async (request) => identity.me(request.principal),
   );
   app.get(
     '/v1/users/me/teams',
     {
+      config: { beforePasswordChange: true },
       schema: {
         tags: users,
         summary: 'Your team memberships',

@@ -108,7 +108,9 @@ export function createIdentityService(deps: IdentityDeps) {
       authorize(principal, 'team:write_user', input.team_id, 'Team');
       const team = await repo.findTeam(db, input.team_id);
       if (team === undefined) throw notFound('Team');
-      const user = await buildUserRow(input);
+      // A team admin who chose the password must not keep the account: the person changes it
+      // first. Only a super admin may create an account without that step.
+      const user = await buildUserRow({ ...input, password_change_required: principal.isSuperAdmin ? input.password_change_required : true });
       await db.transaction().execute(async (trx) => {
         await insertUserRow(trx, user);
         await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: user.id, role: 'MEMBER', created_at: user.created_at, updated_at: user.created_at });

@@ -4,7 +4,7 @@ import { createVersionedMemo } from '../../db/versioned-memo.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
-import { authorize, canSeeTeam, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { loadPolicy, loadRule } from './policies.access.js';
 import { json, normaliseProvenance, toRule } from './policies.mapping.js';
 import type { RulePatch, RuleRow } from './policies.repo.js';
@@ -90,22 +90,19 @@ export function createRuleService(deps: RuleDeps) {
     },
 
     /**
-     * GET /v1/rules/ (seed 4.3): the rules of the caller's team's policies. With `policy_id`,
-     * the rules of that policy when the caller may read it (of any of their teams), and an
-     * empty page otherwise, so the filter never tells whether another team's policy exists.
+     * GET /v1/rules/ (seed 4.3, CONTRACT.md): the rules of the policies of the caller's team,
+     * which for this operation (it has no team_id) is the caller's primary team. `policy_id`
+     * narrows that set: a policy of another team gives an empty page, so the filter never tells
+     * whether another team's policy exists.
      */
     async list(principal: Principal, input: RuleListInput) {
       requireAnywhere(principal, 'policy:read');
-      let teamId: string | undefined;
+      const teamId = resolveTeam(principal, undefined);
+      authorize(principal, 'policy:read', teamId, 'Team');
       if (input.policy_id !== undefined) {
+        // The repo leaves the team out of a policy's query (its team is implied): check it here.
         const policy = await repo.findPolicy(db, input.policy_id);
-        if (policy === undefined || !canSeeTeam(principal, policy.team_id) || !holds(principal, 'policy:read', policy.team_id)) {
-          return { results: [], count: 0 };
-        }
-        teamId = policy.team_id;
-      } else {
-        teamId = resolveTeam(principal, undefined);
-        authorize(principal, 'policy:read', teamId, 'Team');
+        if (policy === undefined || policy.team_id !== teamId) return { results: [], count: 0 };
       }
       const filter = { teamId, policyId: input.policy_id, status: input.status, category: input.category };
       const [rows, count] = await Promise.all([repo.listRules(db, filter, input.limit, input.offset, anchors), repo.countRules(db, filter)]);

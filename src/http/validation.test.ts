@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { boundIntegers, nestsDeeperThan } from './validation.js';
+
+describe('boundIntegers', () => {
+  it('bounds unbounded integers, keeps given bounds and leaves the original alone', () => {
+    const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer', minimum: 1, maximum: 10 }, c: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } };
+    const bounded = boundIntegers(schema) as { properties: Record<string, Record<string, unknown>> };
+    expect(bounded.properties.a).toEqual({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+    expect(bounded.properties.b).toEqual({ type: 'integer', minimum: 1, maximum: 10 });
+    expect((bounded.properties.c?.anyOf as unknown[])[0]).toEqual({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+    expect(schema.properties.a).toEqual({ type: 'integer' });
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  const nest = (n: number) => JSON.parse(`${'['.repeat(n)}${']'.repeat(n)}`);
+  it('measures depth without recursion', () => {
+    expect(nestsDeeperThan({ a: { b: [1, 2] } }, 32)).toBe(false);
+    expect(nestsDeeperThan(nest(32), 32)).toBe(false);
+    expect(nestsDeeperThan(nest(33), 32)).toBe(true);
+    expect(nestsDeeperThan(nest(100_000), 32)).toBe(true);
+    expect(nestsDeeperThan('text', 0)).toBe(false);
+  });
+});
