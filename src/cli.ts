@@ -5,8 +5,9 @@ import { startFromConfig } from './runtime.js';
 const USAGE = `usage: npm run warden -- <command>
 
 commands:
-  create-admin --email EMAIL [--password PASSWORD]
-      Create a super admin (the password may instead come from WARDEN_ADMIN_PASSWORD).
+  create-admin
+      Create a super admin from WARDEN_ADMIN_EMAIL and WARDEN_ADMIN_PASSWORD
+      (or --email EMAIL --password PASSWORD, which leaves the password in shell history).
       On an empty database this also creates a first team, as the first start does.
   migrate
       Bring the database schema up to date and exit.`;
@@ -22,10 +23,10 @@ async function run(argv: string[]): Promise<number> {
   }
   if (command === 'create-admin') {
     const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' } } });
-    const email = values.email;
+    const email = values.email ?? config.admin?.email;
     const password = values.password ?? config.admin?.password;
     if (!email || !password) {
-      console.error('create-admin needs --email and a password (--password or WARDEN_ADMIN_PASSWORD)');
+      console.error('create-admin needs WARDEN_ADMIN_EMAIL and WARDEN_ADMIN_PASSWORD (or --email and --password)');
       return 2;
     }
     if (password.length < 8) {

@@ -75,20 +75,24 @@ export const countLifecycleEvents = async (db: Kysely<DB>, agentId: string) =>
     ).n,
   );
 
-/** The latest completed evaluation of each agent in `agentIds`. */
+/** Ids per `IN (…)` list: far below SQLite's (32,766) and PostgreSQL's (65,535) bound-parameter limits. */
+const IDS_PER_QUERY = 1000;
+
+/** The latest completed evaluation of each agent in `agentIds` (a whole fleet is read in batches). */
 export async function latestEvaluations(db: Kysely<DB>, agentIds: readonly string[]) {
-  if (agentIds.length === 0) return new Map<string, LatestEvaluationRow>();
-  const rows = await db
-    .selectFrom('evaluations')
-    .select(['id', 'agent_id', 'overall_score', 'reliability_score', 'security_score', 'safety_score', 'completed_at'])
-    .where('agent_id', 'in', agentIds)
-    .where('status', '=', 'completed')
-    .orderBy('agent_id')
-    .orderBy('completed_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
   const latest = new Map<string, LatestEvaluationRow>();
-  for (const row of rows) if (!latest.has(row.agent_id)) latest.set(row.agent_id, row);
+  for (let start = 0; start < agentIds.length; start += IDS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('evaluations')
+      .select(['id', 'agent_id', 'overall_score', 'reliability_score', 'security_score', 'safety_score', 'completed_at'])
+      .where('agent_id', 'in', agentIds.slice(start, start + IDS_PER_QUERY))
+      .where('status', '=', 'completed')
+      .orderBy('agent_id')
+      .orderBy('completed_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    for (const row of rows) if (!latest.has(row.agent_id)) latest.set(row.agent_id, row);
+  }
   return latest;
 }
 
