@@ -1,6 +1,9 @@
 import { invalid } from '../../http/errors.js';
 import type { AgentOut } from './agents.schemas.js';
 import type { AgentRow, LatestEvaluationRow } from './agents.repo.js';
+import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
+
+export const json = toJsonColumn;
 
 /** The fixed mask an agent's API key is answered behind (CONTRACT.md). */
 export const API_KEY_MASK = '********';
@@ -15,9 +18,6 @@ export function maskedApiKey(row: Pick<AgentRow, 'api_key_enc' | 'api_key_hint'>
   if (row.api_key_enc === null) return null;
   return API_KEY_MASK + (row.api_key_hint ?? '');
 }
-
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-export const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /**
  * `test_score` is a decimal number in string form. Numbers and strings are normalised the

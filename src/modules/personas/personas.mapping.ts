@@ -1,7 +1,6 @@
 import type { PersonaRow } from './personas.repo.js';
 import type { PersonaAccessPermissionsIn, PersonaOut } from './personas.schemas.js';
-
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
+import { fromJsonColumn as parse } from '../../db/json-columns.js';
 
 /**
  * Access permissions are stored complete: every known key present (the reference's model

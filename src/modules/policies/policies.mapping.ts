@@ -1,8 +1,8 @@
 import type { PolicyRow, RuleRow } from './policies.repo.js';
 import type { PolicyOut, PolicyRuleOut, RuleProvenanceValue } from './policies.schemas.js';
+import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
 
-const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-export const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+export const json = toJsonColumn;
 
 export function toPolicy(row: PolicyRow): PolicyOut {
   return {
