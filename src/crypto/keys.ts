@@ -1,16 +1,17 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /** Keys derived from the one service secret, each for one purpose. */
 export interface ServiceKeys {
-  jwt: Uint8Array;
+  /** A KeyObject made once: jose would otherwise import raw key bytes on every check. */
+  jwt: KeyObject;
   agentSecrets: Buffer;
 }
 
 export function deriveKeys(secret: string): ServiceKeys {
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'warden', info, 32));
-  return { jwt: new Uint8Array(derive('warden/jwt/v1')), agentSecrets: derive('warden/agent-secrets/v1') };
+  return { jwt: createSecretKey(derive('warden/jwt/v1')), agentSecrets: derive('warden/agent-secrets/v1') };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT, errors as joseErrors } from 'jose';
 
 export interface AccessClaims {
@@ -9,7 +9,7 @@ export interface AccessClaims {
 
 const ISSUER = 'warden';
 
-export async function signAccessToken(key: Uint8Array, claims: AccessClaims, issuedAt: number): Promise<string> {
+export async function signAccessToken(key: KeyObject, claims: AccessClaims, issuedAt: number): Promise<string> {
   return new SignJWT({ sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
@@ -25,7 +25,7 @@ export async function signAccessToken(key: Uint8Array, claims: AccessClaims, iss
  * valid Warden token.
  */
 export async function verifyAccessToken(
-  key: Uint8Array,
+  key: KeyObject,
   token: string,
   now: number,
   graceSeconds = 0,
