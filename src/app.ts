@@ -1,16 +1,17 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { LlmConfig } from './config.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { AppError } from './http/errors.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -46,7 +47,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Largest JSON body accepted, in bytes. */
   bodyLimit?: number;
-  /** Requests per minute per credential (or address); 0 or absent: no limit. */
+  /** Requests per minute per client address (IPv6: per /64); 0 or absent: no limit. */
   rateLimitPerMinute?: number;
   /** Origins CORS allows; empty or absent: CORS off. */
   corsOrigins?: string[];
@@ -70,15 +71,6 @@ const REDACTED_PATHS = [
 function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === undefined || logger === false || logger === true) return logger ?? false;
   return { ...logger, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-}
-
-/**
- * The rate-limit bucket is the client address: the limit runs before authentication, and a
- * bucket per credential would give every made-up token a fresh budget
- * (WARDEN_TRUST_PROXY_HOPS makes this the client's address behind a proxy).
- */
-function rateLimitKey(request: FastifyRequest): string {
-  return request.ip;
 }
 
 /** Lists whose answers are cached per credential and URL until the next write (issue 6, bench/README.md). */
@@ -161,8 +153,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(HTTPError);
   registerErrorHandling(app);
 
-  // Security headers; the docs page gets a CSP that allows only its own files.
-  await app.register(helmet, { global: true });
+  // Security headers (helmet's, recorded once); the docs page sends a CSP that allows only its own files.
+  registerSecurityHeaders(app);
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     await app.register(cors, { origin: options.corsOrigins, credentials: false, maxAge: 600 });
   }
@@ -171,7 +163,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       global: true,
       max: options.rateLimitPerMinute,
       timeWindow: 60_000,
-      keyGenerator: rateLimitKey,
+      // The bucket is the client address (the plugin's default key; IPv6 by /64), not the
+      // credential: the limit runs before authentication, and a bucket per credential would give
+      // every made-up token a fresh budget. WARDEN_TRUST_PROXY_HOPS makes it the client's
+      // address behind a proxy.
       errorResponseBuilder: (_request, context) =>
         new AppError('too_many_requests', `Rate limit of ${context.max} requests per minute exceeded: retry in ${context.after}`),
     });
@@ -196,9 +191,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every API route lives in this context, behind authentication unless marked public.
   await app.register(async (api) => {
-    registerAuthentication(api, services.auth, { readVersion: options.database.identityVersion, now: deps.now });
+    const versions = requestVersions(options.database.versions);
+    registerAuthentication(api, services.auth, { versions, now: deps.now });
     // Read answers served from memory until the next write (SQLite only: see response-cache.ts).
-    registerResponseCache(api, { readVersion: options.database.readVersion, routes: CACHED_ROUTES });
+    registerResponseCache(api, { versions, routes: CACHED_ROUTES });
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });
