@@ -117,7 +117,8 @@ describe.skipIf(process.env.WARDEN_TEST_ENGINE === 'postgres')('SQLite group com
 
   it('moves the identity version only for identity tables, or another process', async () => {
     await sql`create table sessions (id text primary key)`.execute(db);
-    const identityVersion = database.identityVersion as () => string;
+    const versions = database.versions as NonNullable<typeof database.versions>;
+    const identityVersion = () => versions().identity;
     const v0 = identityVersion();
     await db.insertInto('items').values({ name: 'not identity' }).execute();
     expect(identityVersion()).toBe(v0);
@@ -141,5 +142,17 @@ describe.skipIf(process.env.WARDEN_TEST_ENGINE === 'postgres')('SQLite group com
     other.prepare("insert into items (name) values ('from another process')").run();
     other.close();
     expect(readVersion()).not.toBe(v1);
+  });
+
+  it('reads both versions at once, the read version as readVersion gives it', async () => {
+    const versions = database.versions as NonNullable<typeof database.versions>;
+    const readVersion = database.readVersion as () => string;
+    const before = versions();
+    expect(before.read).toBe(readVersion());
+    await db.insertInto('items').values({ name: 'y' }).execute();
+    const after = versions();
+    expect(after.read).not.toBe(before.read);
+    expect(after.identity).toBe(before.identity);
+    expect(after.read).toBe(readVersion());
   });
 });

@@ -9,6 +9,11 @@ import { GroupCommitSqlite, groupCommitDialect, writesIdentity } from './sqlite-
 
 export type Dialect = 'sqlite' | 'postgres';
 
+export interface DataVersions {
+  read: string;
+  identity: string;
+}
+
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
@@ -20,8 +25,12 @@ export interface Database {
    * this one), and then nothing may be cached across requests.
    */
   readVersion?: (() => string) | undefined;
-  /** Like readVersion, moved only by writes to the identity tables (what a principal is made of). */
-  identityVersion?: (() => string) | undefined;
+  /**
+   * The read version and an identity version (moved only by writes to the identity tables:
+   * what a principal is made of), read together: on a SQLite file one PRAGMA for both.
+   * Undefined on PostgreSQL, like readVersion.
+   */
+  versions?: (() => DataVersions) | undefined;
   close(): Promise<void>;
 }
 
@@ -76,13 +85,13 @@ export function openDatabase(config: DatabaseConfig): Database {
         return stmt;
       };
       const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }) });
-      return { db, dialect: 'sqlite', readVersion: () => String(writes), identityVersion: () => String(identityWrites), close: () => db.destroy() };
+      return { db, dialect: 'sqlite', readVersion: () => String(writes), versions: () => ({ read: String(writes), identity: String(identityWrites) }), close: () => db.destroy() };
     }
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
     const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare);
     const db = new Kysely<DB>({ dialect: groupCommitDialect(group) });
-    return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), identityVersion: () => group.identityVersion(), close: () => db.destroy() };
+    return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), versions: () => group.versions(), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

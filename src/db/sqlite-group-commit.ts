@@ -1,4 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
+import type { DataVersions } from './database.js';
 import {
   SqliteAdapter,
   SqliteIntrospector,
@@ -73,12 +74,11 @@ export class GroupCommitSqlite {
   #waiters: Waiter[] = [];
   /** Groups committed or failed by this process: part of readVersion(). */
   #groups = 0;
-  /** Groups that wrote to an identity table, committed or failed: part of identityVersion(). */
+  /** Groups that wrote to an identity table, committed or failed: part of versions().identity. */
   #identityGroups = 0;
   #groupTouchesIdentity = false;
   readonly #writerDataVersion: SqliteDatabase.Statement;
   readonly #tx: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', SqliteDatabase.Statement>;
-  readonly #dataVersion: SqliteDatabase.Statement;
   readonly #counts = new Map<string, { version: string; rows: unknown[] }>();
 
   constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database, prepareWriter: Prepare, prepareReader: Prepare) {
@@ -94,29 +94,30 @@ export class GroupCommitSqlite {
       release: writer.prepare('RELEASE warden_request'),
       rollbackTo: writer.prepare('ROLLBACK TO warden_request'),
     };
-    this.#dataVersion = reader.prepare('PRAGMA data_version').pluck();
-    // The writer's data_version moves only with commits of other connections (other processes).
+    // The writer's data_version moves only with commits of other connections (other processes);
+    // this process's own commits are counted by #groups. One PRAGMA serves both versions: it
+    // opens a read transaction (1–3 µs, the largest cost of a cached read), so it is read once.
     this.#writerDataVersion = writer.prepare('PRAGMA data_version').pluck();
   }
 
   /**
-   * A token that changes whenever the committed data may have changed: a group committed
-   * (or failed) by this process, or a commit by any other connection to the file, seen by
-   * the reader's `PRAGMA data_version`. Read it before a query: an answer cached under it is
-   * never newer than the token says.
+   * Two tokens, from one read of the writer's `PRAGMA data_version`:
+   * - `read` changes whenever the committed data may have changed: a group committed (or
+   *   failed) by this process, or a commit by any other connection to the file. Read it before
+   *   a query: an answer cached under it is never newer than the token says.
+   * - `identity` is moved only by commits that wrote to an identity table (users, teams,
+   *   memberships, sessions, API keys, invitations), and by any commit of another process: what
+   *   a principal is derived from. Cascades into those tables start from one of them.
+   * Both move after the COMMIT and before any member of the group is answered, so nothing read
+   * before a commit is filed under the version that follows it.
    */
-  readVersion(): string {
-    return `${this.#groups}.${this.#dataVersion.get() as number}`;
+  versions(): DataVersions {
+    const other = this.#writerDataVersion.get() as number;
+    return { read: `${this.#groups}.${other}`, identity: `${this.#identityGroups}.${other}` };
   }
 
-  /**
-   * Like readVersion(), but moved only by commits that wrote to an identity table (users,
-   * teams, memberships, sessions, API keys, invitations), and by any commit of another
-   * process: what a principal is derived from. Cascades into those tables start from one of
-   * them. Moved after the COMMIT, so nothing read before it is filed under the new value.
-   */
-  identityVersion(): string {
-    return `${this.#identityGroups}.${this.#writerDataVersion.get() as number}`;
+  readVersion(): string {
+    return `${this.#groups}.${this.#writerDataVersion.get() as number}`;
   }
 
   #noteWrite(sql: string): void {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { Principal } from '../modules/auth/permissions.js';
+import type { RequestVersions } from './data-versions.js';
 import { AppError, unauthenticated } from './errors.js';
 
 declare module 'fastify' {
@@ -36,7 +37,7 @@ export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthServ
     if (request.routeOptions.config?.public === true) return payload;
     const token = bearerToken(request);
     if (token === undefined) throw unauthenticated();
-    request.principal = await authenticate(token);
+    request.principal = await authenticate(token, request);
     if (request.principal.passwordChangeRequired && request.routeOptions.config?.beforePasswordChange !== true) {
       throw new AppError('forbidden', 'Change your password first: POST /v1/auth/change-password');
     }
@@ -45,8 +46,8 @@ export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthServ
 }
 
 export interface PrincipalCacheOptions {
-  /** Database.identityVersion; undefined (PostgreSQL): every request is authenticated in full. */
-  readVersion?: (() => string) | undefined;
+  /** The request's database versions (`identity` is used); none (PostgreSQL): every request is authenticated in full. */
+  versions?: RequestVersions | undefined;
   /** Epoch seconds (the app's clock). */
   now?: () => number;
 }
@@ -76,12 +77,12 @@ function expiryOf(token: string): number | undefined {
  * without changing this process's version.
  */
 function cachedAuthentication(auth: Pick<AuthService, 'authenticate'>, options: PrincipalCacheOptions) {
-  const { readVersion } = options;
+  const { versions } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  if (readVersion === undefined) return (token: string) => auth.authenticate(token);
   const entries = new Map<string, { version: string; until: number; principal: Principal }>();
-  return async (token: string): Promise<Principal> => {
-    const version = readVersion();
+  return async (token: string, request: FastifyRequest): Promise<Principal> => {
+    const version = versions?.(request)?.identity;
+    if (version === undefined) return auth.authenticate(token);
     const at = now();
     const known = entries.get(token);
     if (known !== undefined && known.version === version && at < known.until) return known.principal;

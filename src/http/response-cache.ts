@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestVersions } from './data-versions.js';
 
 /**
  * A per-process cache of serialised read answers, with ETag / If-None-Match
  * (docs/decisions.md, "Caching of read answers").
  *
  * An answer is stored under the credential that asked, the full URL and the database's read
- * version (`Database.readVersion`): a token that changes whenever data may have changed
+ * version (`Database.versions().read`, read once per request): a token that changes whenever data may have changed
  * (every committed write of this process, and on SQLite every commit by another connection).
  * The version is read before the handler queries, so an answer is never stored under a
  * version older than the data it shows: after an acknowledged write, the next read misses
@@ -17,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * nothing is cached; the ETag is then still sent and honoured, computed from each answer.
  */
 export interface ResponseCacheOptions {
-  readVersion: (() => string) | undefined;
+  versions: RequestVersions;
   /** Route URLs (as registered) whose GET answers may be cached. */
   routes: ReadonlySet<string>;
   maxEntries?: number;
@@ -51,7 +52,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
-  const { readVersion, routes } = options;
+  const { versions, routes } = options;
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const entries = new Map<string, Entry>();
@@ -79,7 +80,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   app.addHook('preHandler', async (request: WithSlot, reply) => {
     if (request.method !== 'GET' || !request.principal || !routes.has(request.routeOptions.url ?? '')) return;
     const key = `${request.principal.credential.kind}:${request.principal.credential.id}\n${request.url}`;
-    const version = readVersion?.();
+    const version = versions(request)?.read;
     request[kSlot] = { key, version };
     if (version === undefined) return;
     const entry = entries.get(key);
