@@ -77,29 +77,32 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   };
   const notModified = (reply: FastifyReply, etag: string) => reply.code(304).header('etag', etag).header('cache-control', CACHE_CONTROL).send();
 
-  app.addHook('preHandler', async (request: WithSlot, reply) => {
-    if (request.method !== 'GET' || !request.principal || !routes.has(request.routeOptions.url ?? '')) return;
+  // Hooks of the cached routes only (callback style: no promise per request). Registered in
+  // the routes' context before them, so every cached route gets both.
+  const preHandler = (request: WithSlot, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (request.method !== 'GET' || !request.principal) return done();
     const key = `${request.principal.credential.kind}:${request.principal.credential.id}\n${request.url}`;
     const version = versions(request)?.read;
     request[kSlot] = { key, version };
-    if (version === undefined) return;
+    if (version === undefined) return done();
     const entry = entries.get(key);
-    if (entry === undefined) return;
+    if (entry === undefined) return done();
     if (entry.version !== version) {
       remove(key);
-      return;
+      return done();
     }
     entries.delete(key);
     entries.set(key, entry);
     request[kSlot] = undefined;
-    if (matches(request.headers['if-none-match'], entry.etag)) return notModified(reply, entry.etag);
-    return reply.header('etag', entry.etag).header('cache-control', CACHE_CONTROL).type(entry.contentType).send(entry.body);
-  });
+    // Answered here: `done` is not called, so the handler does not run.
+    if (matches(request.headers['if-none-match'], entry.etag)) return void notModified(reply, entry.etag);
+    void reply.header('etag', entry.etag).header('cache-control', CACHE_CONTROL).type(entry.contentType).send(entry.body);
+  };
 
-  app.addHook('onSend', async (request: WithSlot, reply, payload) => {
+  const onSend = (request: WithSlot, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     const slot = request[kSlot];
-    if (slot === undefined || reply.statusCode !== 200) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if (slot === undefined || reply.statusCode !== 200) return done(null, payload);
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     const etag = etagOf(body);
     if (slot.version !== undefined) {
@@ -109,8 +112,14 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
     if (matches(request.headers['if-none-match'], etag)) {
       reply.code(304);
-      return '';
+      return done(null, '');
     }
-    return body;
+    done(null, body);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!routes.has(route.url) || ![route.method].flat().includes('GET')) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), preHandler as never];
+    route.onSend = [...[route.onSend ?? []].flat(), onSend as never];
   });
 }
