@@ -30,18 +30,24 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * nothing from a 422, and after the rate limit, so made-up tokens are counted too.
  */
 export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthService, 'authenticate'>, options: PrincipalCacheOptions = {}): void {
-  const authenticate = cachedAuthentication(auth, options);
+  const principals = cachedAuthentication(auth, options);
   app.decorateRequest('principal', null as unknown as Principal);
   // preParsing: after the per-route rate limit (an onRequest hook), before the body is read.
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    if (request.routeOptions.config?.public === true) return payload;
+  // Callback style: a principal from the cache is taken without a promise.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.routeOptions.config?.public === true) return done(null, payload);
     const token = bearerToken(request);
-    if (token === undefined) throw unauthenticated();
-    request.principal = await authenticate(token, request);
-    if (request.principal.passwordChangeRequired && request.routeOptions.config?.beforePasswordChange !== true) {
-      throw new AppError('forbidden', 'Change your password first: POST /v1/auth/change-password');
-    }
-    return payload;
+    if (token === undefined) return done(unauthenticated());
+    const accept = (principal: Principal) => {
+      request.principal = principal;
+      if (principal.passwordChangeRequired && request.routeOptions.config?.beforePasswordChange !== true) {
+        return done(new AppError('forbidden', 'Change your password first: POST /v1/auth/change-password'));
+      }
+      done(null, payload);
+    };
+    const known = principals.cached(token, request);
+    if (known !== undefined) return accept(known);
+    principals.authenticate(token, request).then(accept, done);
   });
 }
 
@@ -80,19 +86,28 @@ function cachedAuthentication(auth: Pick<AuthService, 'authenticate'>, options: 
   const { versions } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const entries = new Map<string, { version: string; until: number; principal: Principal }>();
-  return async (token: string, request: FastifyRequest): Promise<Principal> => {
-    const version = versions?.(request)?.identity;
-    if (version === undefined) return auth.authenticate(token);
-    const at = now();
-    const known = entries.get(token);
-    if (known !== undefined && known.version === version && at < known.until) return known.principal;
-    entries.delete(token);
-    const principal = await auth.authenticate(token);
-    const expiry = principal.credential.kind === 'session' ? expiryOf(token) : undefined;
-    if (expiry !== undefined) {
-      entries.set(token, { version, until: Math.min(expiry, at + PRINCIPAL_CACHE_SECONDS), principal });
-      if (entries.size > PRINCIPAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);
-    }
-    return principal;
+  return {
+    /** The principal of a token checked before, while nothing it depends on has changed. */
+    cached(token: string, request: FastifyRequest): Principal | undefined {
+      const version = versions?.(request)?.identity;
+      if (version === undefined) return undefined;
+      const known = entries.get(token);
+      if (known !== undefined && known.version === version && now() < known.until) return known.principal;
+      return undefined;
+    },
+    /** The full check; a login token's principal is kept for `cached`. */
+    async authenticate(token: string, request: FastifyRequest): Promise<Principal> {
+      const version = versions?.(request)?.identity;
+      entries.delete(token);
+      const principal = await auth.authenticate(token);
+      if (version === undefined) return principal;
+      const at = now();
+      const expiry = principal.credential.kind === 'session' ? expiryOf(token) : undefined;
+      if (expiry !== undefined) {
+        entries.set(token, { version, until: Math.min(expiry, at + PRINCIPAL_CACHE_SECONDS), principal });
+        if (entries.size > PRINCIPAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);
+      }
+      return principal;
+    },
   };
 }
