@@ -117,6 +117,23 @@ function memoryOf(pid) {
   }
 }
 
+/**
+ * CPU time (user + system) a process has used, in microseconds, from /proc/<pid>/stat.
+ * Per request, it is the measure least moved by whatever else the machine runs: a loaded
+ * machine lowers req/s, but hardly the CPU each request costs.
+ */
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+function cpuMicrosOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "pid (comm) ", field 3 is the state: utime and stime are fields 14 and 15 (1-based).
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
 async function startService(dbFile) {
   const port = await freePort();
   const env = {
@@ -199,7 +216,9 @@ async function measure(target, scenario, env) {
   let peakRss = 0;
   const pid = target.child.pid;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rss || 0)), 100);
+  const cpuBefore = cpuMicrosOf(pid);
   const result = await runWrk(target.url, DURATION, wrkEnv);
+  const cpuMicros = cpuMicrosOf(pid) - cpuBefore;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
   const seconds = result.duration_us / 1e6;
@@ -221,6 +240,7 @@ async function measure(target, scenario, env) {
     mean_ms: result.latency_us.mean / 1000,
     bytes_per_response: result.requests > 0 ? Math.round(result.bytes / result.requests) : 0,
     peak_rss_mb: peakRss / 2 ** 20,
+    cpu_us_per_request: result.requests > 0 ? cpuMicros / result.requests : NaN,
   };
 }
 
@@ -249,13 +269,15 @@ const SCENARIOS = [
 ];
 
 function formatTable(rows, ceiling) {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'peak RSS MB', 'failed'];
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'CPU µs/req', 'CPU vs ceiling', 'peak RSS MB', 'failed'];
   const body = rows.map((r) => [
     r.name,
     r.rps.toFixed(0),
     r.p50_ms.toFixed(2),
     r.p99_ms.toFixed(2),
     r.name === 'ceiling' ? '100%' : `${((r.rps / ceiling.rps) * 100).toFixed(1)}%`,
+    r.cpu_us_per_request.toFixed(0),
+    r.name === 'ceiling' ? '100%' : `${((ceiling.cpu_us_per_request / r.cpu_us_per_request) * 100).toFixed(1)}%`,
     r.name === 'ceiling' ? '-' : r.peak_rss_mb.toFixed(0),
     String(r.failed),
   ]);
