@@ -82,6 +82,32 @@ describe('POST /v1/policies/{policy_id}/rules', () => {
     expect(rule).not.toHaveProperty('conditions');
   });
 
+  it("accepts every body the reference's PolicyRuleCreate and PolicyRuleUpdate accept", async () => {
+    const token = world.teamA.member.token;
+    const policy = await c.createPolicy(token);
+    const loose = {
+      rule_type: 'obligation',
+      action: 'notify_dpo',
+      assignee: 'data_protection_officer',
+      constraints: [
+        { condition_type: 'time', field: 'hour', operator: 'between', value: ['9', '17'] },
+        { kind: 'geo', regions: ['EU', 'UK'], nested: { strict: true } },
+      ],
+      constraint_logic: 'at_least_two',
+      consequence: { action: 'page_on_call', severity: 'high', message: null, ticket_queue: 'privacy', escalate_after_minutes: 15 },
+      natural_language: 'The DPO must be notified of every breach.',
+    };
+    const rule = await c.createRule(token, policy.id, loose);
+    expectReferenceShape(rule, 'PolicyRule');
+    expect(rule).toMatchObject(loose);
+    expect(await c.ok(c.get(`/v1/rules/${rule.id}`, token))).toEqual(rule);
+    // The update body is as loose.
+    const patch = { assignee: 'anyone', constraint_logic: 'custom', constraints: [{ free: 'form' }], consequence: { action: 'quarantine', extra: [1, 2] } };
+    const updated = await c.ok(c.patch(`/v1/rules/${rule.id}`, token, patch));
+    expectReferenceShape(updated, 'PolicyRule');
+    expect(updated).toMatchObject({ ...patch, consequence: { action: 'quarantine', severity: 'medium', message: null, extra: [1, 2] } });
+  });
+
   it('records the reviewer of a rule created already approved', async () => {
     const policy = await c.createPolicy(world.teamA.member.token);
     const rule = await c.createRule(world.teamA.member.token, policy.id, { status: 'approved' });
@@ -101,12 +127,12 @@ describe('POST /v1/policies/{policy_id}/rules', () => {
     expect422(await c.post(url, token, { ...base, natural_language: '' }), ['body', 'natural_language'], 'string_too_short');
     expect422(await c.post(url, token, { ...base, status: 'done' }), ['body', 'status'], 'enum');
     expect422(await c.post(url, token, { ...base, category: 'finance' }), ['body', 'category'], 'enum');
-    expect422(await c.post(url, token, { ...base, assignee: 'robot' }), ['body', 'assignee'], 'enum');
-    expect422(await c.post(url, token, { ...base, constraint_logic: 'xor' }), ['body', 'constraint_logic'], 'enum');
-    expect422(await c.post(url, token, { ...base, consequence: { action: 'explode' } }), ['body', 'consequence', 'action'], 'enum');
     expect422(await c.post(url, token, { ...base, consequence: { severity: 'huge' } }), ['body', 'consequence', 'severity'], 'enum');
-    expect422(await c.post(url, token, { ...base, constraints: [{ condition_type: 'data', field: 'f', operator: 'eq' }] }), ['body', 'constraints', 0, 'value'], 'missing');
-    expect422(await c.post(url, token, { ...base, constraints: [{ condition_type: 'data', field: 'f', operator: 'like', value: 1 }] }), ['body', 'constraints', 0, 'operator'], 'enum');
+    expect422(await c.post(url, token, { ...base, constraints: ['not an object'] }), ['body', 'constraints', 0], 'model_attributes_type');
+    // Not nullable in the reference's PolicyRuleCreate.
+    expect422(await c.post(url, token, { ...base, category: null }), ['body', 'category'], 'enum');
+    expect422(await c.post(url, token, { ...base, constraints: null }), ['body', 'constraints'], 'list_type');
+    expect422(await c.post(url, token, { ...base, constraint_logic: null }), ['body', 'constraint_logic'], 'string_type');
     expect422(await c.post(url, token, { ...base, provenance: { confidence_score: 2 } }), ['body', 'provenance', 'confidence_score'], 'less_than_equal');
     expect422(await c.post(url, token, { ...base, provenance: { extracted_by: 'robot' } }), ['body', 'provenance', 'extracted_by'], 'enum');
     expect422(await c.post(url, token, { ...base, provenance: { source_location: { char_start: -1 } } }), ['body', 'provenance', 'source_location', 'char_start'], 'greater_than_equal');

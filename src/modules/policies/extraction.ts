@@ -6,7 +6,7 @@ import {
   CONSTRAINT_LOGICS,
   POLICY_CATEGORIES,
   RULE_TYPES,
-  RuleConstraint,
+  StructuredConstraint,
   SEVERITIES,
   type PolicyCategory,
   type PolicyRuleCreateBody,
@@ -90,7 +90,7 @@ function normaliseOne(item: unknown, document: string, policyCategory: PolicyCat
   const section = str(r.section, 500);
   if (location.section === null && section !== undefined) location.section = section;
   const c = (r.consequence ?? {}) as Record<string, unknown>;
-  const constraints = Array.isArray(r.constraints) ? r.constraints.filter((x) => Value.Check(RuleConstraint, x)).slice(0, 50) : [];
+  const constraints = Array.isArray(r.constraints) ? r.constraints.filter((x) => Value.Check(StructuredConstraint, x)).slice(0, 50) : [];
   const tags = Array.isArray(r.tags) ? r.tags.map((t) => str(t, 100)).filter((t): t is string => t !== undefined).slice(0, 50) : null;
   const confidenceRaw = typeof r.confidence === 'number' ? r.confidence : typeof r.confidence_score === 'number' ? r.confidence_score : undefined;
   return {
