@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
@@ -324,5 +325,46 @@ describe('as a new user would', () => {
     const active = await c.ok(c.post(`/v1/policies/${copy.id}/activate`, token));
     expect(active.status).toBe('active');
     expect((await c.ok(c.get('/v1/policies/?status=active', token))).results.map((p: { id: string }) => p.id)).toContain(copy.id);
+  });
+});
+
+describe('/openapi.json for the policy and rule operations', () => {
+  const reference = JSON.parse(readFileSync(new URL('./fixtures/console-openapi.json', import.meta.url), 'utf8'));
+  const operations = Object.entries(reference.paths as Record<string, Record<string, any>>)
+    .filter(([path]) => path.startsWith('/v1/policies') || path.startsWith('/v1/rules'))
+    .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+
+  it('publishes every parameter as the reference does: name, place, required, default', async () => {
+    const ours = (await c.ok(c.get('/openapi.json'))).paths;
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    for (const { path, method, op } of operations) {
+      const mine = ours[path]?.[method];
+      expect(mine, `${method} ${path}`).toBeDefined();
+      for (const param of op.parameters ?? []) {
+        const found = (mine.parameters ?? []).find((p: any) => p.name === param.name && p.in === param.in);
+        expect(found, `${method} ${path} ${param.name}`).toBeDefined();
+        expect({ required: found.required ?? false, default: found.schema?.default }, `${method} ${path} ${param.name}`).toEqual({
+          required: param.required ?? false,
+          default: param.schema.default,
+        });
+      }
+      // Additions of ours are never required.
+      for (const param of mine.parameters ?? []) {
+        if (!(op.parameters ?? []).some((p: any) => p.name === param.name)) expect(param.required ?? false, `${method} ${path} ${param.name}`).toBe(false);
+      }
+    }
+  });
+
+  it('describes the upload as multipart/form-data with a required binary field "file"', async () => {
+    const upload = (await c.ok(c.get('/openapi.json'))).paths['/v1/policies/{policy_id}/upload'].post;
+    const schema = upload.requestBody.content['multipart/form-data'].schema;
+    expect(schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(schema.required).toEqual(['file']);
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+  });
+
+  it('tags each operation as the reference does', async () => {
+    const ours = (await c.ok(c.get('/openapi.json'))).paths;
+    for (const { path, method, op } of operations) expect(ours[path][method].tags, `${method} ${path}`).toEqual(op.tags);
   });
 });

@@ -34,7 +34,11 @@ export function boundIntegers(schema: unknown): unknown {
   return out;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+/** A multipart body is a stream the route reads itself (and checks part by part): its schema only documents it. */
+const acceptStream = () => true;
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, contentType }) => {
+  if (httpPart === 'body' && contentType === 'multipart/form-data') return acceptStream;
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(boundIntegers(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };

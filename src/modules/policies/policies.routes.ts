@@ -7,6 +7,7 @@ import { errorResponses } from '../../http/schemas.js';
 import type { DownloadedFile, UploadedFile } from './documents.service.js';
 import { MAX_DOCUMENT_BYTES } from './documents.service.js';
 import {
+  DocumentUploadBody,
   ExtractionResponse,
   Policy,
   PolicyCreate,
@@ -142,6 +143,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         summary: 'Upload the policy document (PDF, TXT or MD, at most 10 MB; multipart field "file")',
         description: 'Replaces any earlier document. Its text, converted to Markdown, becomes the policy\'s source_text.',
         params: PolicyParams,
+        body: { content: { 'multipart/form-data': { schema: DocumentUploadBody } } },
         response: { 200: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 413: e413, 415: e415, 422: e422 },
       },
     },

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { EpochSeconds, Nullable, Uuid } from '../../http/schemas.js';
+import { Defaulted, EpochSeconds, Nullable, Uuid } from '../../http/schemas.js';
 
 const enumOf = <const T extends readonly string[]>(values: T, title: string, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], title, ...(description ? { description } : {}) });
@@ -91,8 +91,8 @@ export const PolicyUpdate = Type.Object(
 export type PolicyUpdateBody = Static<typeof PolicyUpdate>;
 
 const Limit = (max: number, dflt: number) =>
-  Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` });
-const Offset = () => Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' });
+  Defaulted(Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` }));
+const Offset = () => Defaulted(Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }));
 
 export const PolicyListQuery = Type.Object({
   category: Opt(PolicyCategorySchema),
@@ -310,4 +310,10 @@ export const ExtractionResponse = Type.Object(
     skipped: Type.Integer({ description: "Rules the model proposed that were dropped (invalid, or their source text is not in the document)" }),
   },
   { title: 'RuleExtractionResponse' },
+);
+
+/** The upload's body, as the reference describes it (the route reads the stream itself). */
+export const DocumentUploadBody = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'The document: PDF, TXT or MD, at most 10 MB' }) },
+  { title: 'Body_upload_file_v1_policies__policy_id__upload_post' },
 );
