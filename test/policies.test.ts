@@ -368,3 +368,24 @@ describe('/openapi.json for the policy and rule operations', () => {
     for (const { path, method, op } of operations) expect(ours[path][method].tags, `${method} ${path}`).toEqual(op.tags);
   });
 });
+
+describe('UUIDs in any letter case', () => {
+  it('finds policies and rules by upper-case ids in the path and the query, and stores a client id in lower case', async () => {
+    const token = world.teamA.member.token;
+    const chosen = '018F3333-AAAA-7BBB-8CCC-DDDDEEEEFFFF';
+    const policy = await c.createPolicy(token, { id: chosen });
+    expect(policy.id).toBe(chosen.toLowerCase());
+    const rule = await c.createRule(token, policy.id);
+    const up = (id: string) => id.toUpperCase();
+    expect((await c.ok(c.get(`/v1/policies/${up(policy.id)}`, token))).id).toBe(policy.id);
+    expect((await c.ok(c.get(`/v1/policies/${up(policy.id)}/rules`, token))).total).toBe(1);
+    expect((await c.ok(c.get(`/v1/rules/?policy_id=${up(policy.id)}`, token))).results.map((r: { id: string }) => r.id)).toEqual([rule.id]);
+    expect((await c.ok(c.patch(`/v1/rules/${up(rule.id)}`, token, { tags: ['x'] }))).tags).toEqual(['x']);
+    expect((await c.ok(c.post(`/v1/rules/${up(rule.id)}/approve`, token))).status).toBe('approved');
+    expect((await c.ok(c.post(`/v1/policies/${up(policy.id)}/activate`, token))).status).toBe('active');
+    // The same id in another case is the same id.
+    expectDetail(await c.post('/v1/policies/', token, { name: 'again', category: 'privacy', id: chosen.toLowerCase() }), 409);
+    await c.ok(c.del(`/v1/policies/${up(policy.id)}`, token), 204);
+    expectDetail(await c.get(`/v1/policies/${policy.id}`, token), 404);
+  });
+});
