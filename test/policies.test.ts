@@ -56,6 +56,7 @@ describe('POST /v1/policies/', () => {
     expect422(await c.post('/v1/policies/', token, { category: 'privacy' }), ['body', 'name'], 'missing');
     expect422(await c.post('/v1/policies/', token, { name: 'x' }), ['body', 'category'], 'missing');
     expect422(await c.post('/v1/policies/', token, { name: 'x', category: 'finance' }), ['body', 'category'], 'enum');
+    expect422(await c.post('/v1/policies/', token, { name: 'x', category: null }), ['body', 'category'], 'enum');
     expect422(await c.post('/v1/policies/', token, { name: '', category: 'custom' }), ['body', 'name'], 'string_too_short');
     expect422(await c.post('/v1/policies/', token, { name: 'x'.repeat(256), category: 'custom' }), ['body', 'name'], 'string_too_long');
     expect422(await c.post('/v1/policies/', token, { name: 'x', category: 'custom', tags: 'a' }), ['body', 'tags'], 'list_type');

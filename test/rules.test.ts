@@ -405,3 +405,27 @@ describe('review: approve and reject', () => {
     expect((await c.ok(c.get(`/v1/rules/${rule.id}`, world.teamA.member.token))).status).toBe('draft');
   });
 });
+
+describe("ids of another team's policies and rules", () => {
+  it('a rule under another team\'s policy is a 404; a chosen id taken by any team is the same 409', async () => {
+    const a = world.teamA.member.token;
+    const b = world.teamB.member.token;
+    const policyA = await c.createPolicy(a);
+    const policyB = await c.createPolicy(b);
+    const body = { rule_type: 'prohibition', action: 'x', consequence: {}, natural_language: 'y' };
+    expectDetail(await c.post(`/v1/policies/${policyA.id}/rules`, b, body), 404);
+    const ruleA = await c.createRule(a, policyA.id);
+    const own = await c.post(`/v1/policies/${policyA.id}/rules`, a, { ...body, id: ruleA.id });
+    const foreign = await c.post(`/v1/policies/${policyB.id}/rules`, b, { ...body, id: ruleA.id });
+    expectDetail(own, 409);
+    expectDetail(foreign, 409);
+    expect(foreign.json()).toEqual(own.json());
+    // The same for a policy id.
+    const ownPolicy = await c.post('/v1/policies/', a, { name: 'x', category: 'custom', id: policyA.id });
+    const foreignPolicy = await c.post('/v1/policies/', b, { name: 'x', category: 'custom', id: policyA.id });
+    expectDetail(foreignPolicy, 409);
+    expect(foreignPolicy.json()).toEqual(ownPolicy.json());
+    // Nothing of team A changed.
+    expect(await c.ok(c.get(`/v1/rules/${ruleA.id}`, a))).toEqual(ruleA);
+  });
+});

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { loadPolicy } from './policies.access.js';
+import { ID_IN_USE, loadPolicy } from './policies.access.js';
 import { json, toPolicy } from './policies.mapping.js';
 import type { PolicyPatch, PolicyRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
@@ -40,7 +40,7 @@ export function createPolicyService(deps: PolicyDeps) {
     try {
       await fn();
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('A policy or rule with this id already exists');
+      if (isUniqueViolation(error)) throw conflict(ID_IN_USE);
       throw error;
     }
   }
@@ -51,7 +51,7 @@ export function createPolicyService(deps: PolicyDeps) {
       const teamId = resolveTeam(principal, undefined);
       authorize(principal, 'policy:write', teamId, 'Team');
       const body = Value.Clean(PolicyCreate, structuredClone(input)) as PolicyCreateBody;
-      if (body.id != null && findPreset(body.id) !== undefined) throw conflict('A policy or rule with this id already exists');
+      if (body.id != null && findPreset(body.id) !== undefined) throw conflict(ID_IN_USE);
       const at = now();
       const row: PolicyRow = {
         id: body.id ?? newId(),

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { loadPolicy, loadRule } from './policies.access.js';
+import { ID_IN_USE, loadPolicy, loadRule } from './policies.access.js';
 import { json, normaliseProvenance, toRule } from './policies.mapping.js';
 import type { RulePatch, RuleRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
@@ -83,7 +83,7 @@ export function createRuleService(deps: RuleDeps) {
       try {
         await repo.insertRules(db, [row]);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('A rule with this id already exists');
+        if (isUniqueViolation(error)) throw conflict(ID_IN_USE);
         throw error;
       }
       return toRule(row as RuleRow);
