@@ -390,3 +390,29 @@ describe('UUIDs in any letter case', () => {
     expectDetail(await c.get(`/v1/policies/${policy.id}`, token), 404);
   });
 });
+
+describe('team_id on policy create, list and preset copy', () => {
+  it('acts on the team given (one of the caller\'s), 404 for another team, the primary team without it', async () => {
+    const owner = world.teamA.owner.token;
+    const inA = await c.ok(c.post(`/v1/policies/?team_id=${world.teamA.id}`, owner, { name: 'In A', category: 'privacy' }), 201);
+    expect(inA.team_id).toBe(world.teamA.id);
+    const primary = await c.createPolicy(owner);
+    expect(primary.team_id).toBe(world.adminTeamId);
+    const listA = await c.ok(c.get(`/v1/policies/?team_id=${world.teamA.id}&limit=100`, owner));
+    expectReferenceShape(listA, 'PolicyListResponse');
+    expect(listA.results.map((p: { id: string }) => p.id)).toContain(inA.id);
+    expect(listA.results.map((p: { id: string }) => p.id)).not.toContain(primary.id);
+    const presets = await c.ok(c.get('/v1/policies/presets/', owner));
+    const copy = await c.ok(c.post(`/v1/policies/presets/${presets.results[0].id}/copy?team_id=${world.teamA.id}`, owner), 201);
+    expect(copy.team_id).toBe(world.teamA.id);
+    for (const res of [
+      await c.post(`/v1/policies/?team_id=${world.teamB.id}`, owner, { name: 'x', category: 'privacy' }),
+      await c.get(`/v1/policies/?team_id=${world.teamB.id}`, owner),
+      await c.post(`/v1/policies/presets/${presets.results[0].id}/copy?team_id=${world.teamB.id}`, owner),
+      await c.get(`/v1/policies/?team_id=${MISSING}`, owner),
+    ]) expectDetail(res, 404);
+    // A super admin may act on any team.
+    const byAdmin = await c.ok(c.post(`/v1/policies/?team_id=${world.teamB.id}`, world.admin.token, { name: 'x', category: 'privacy' }), 201);
+    expect(byAdmin.team_id).toBe(world.teamB.id);
+  });
+});

@@ -230,8 +230,9 @@ describe('GET /v1/rules/ (seed 4.3)', () => {
     expect((await l.ok(l.get(`/v1/rules/?policy_id=${MISSING}`, w.teamA.member.token))).count).toBe(0);
     const mine = await l.ok(l.get('/v1/rules/?limit=1000', w.teamB.member.token));
     expect(mine.results.some((r: { policy_id: string }) => r.policy_id === other.id)).toBe(true);
-    // A super admin's primary team is their own: another team's policy gives an empty page too.
-    expect(await l.ok(l.get(`/v1/rules/?policy_id=${other.id}`, w.admin.token))).toEqual({ results: [], count: 0 });
+    // A super admin reads every team's policies, so the filter lists them (their own list is their primary team's).
+    expect((await l.ok(l.get(`/v1/rules/?policy_id=${other.id}`, w.admin.token))).count).toBe(1);
+    expect(ids(await l.ok(l.get('/v1/rules/?limit=1000', w.admin.token))).length).toBe(0);
     const teamA = await l.ok(l.get('/v1/rules/?limit=1000', w.teamA.member.token));
     expect(teamA.results.some((r: { policy_id: string }) => r.policy_id === other.id)).toBe(false);
   });
@@ -427,5 +428,31 @@ describe("ids of another team's policies and rules", () => {
     expect(foreignPolicy.json()).toEqual(ownPolicy.json());
     // Nothing of team A changed.
     expect(await c.ok(c.get(`/v1/rules/${ruleA.id}`, a))).toEqual(ruleA);
+  });
+});
+
+describe('members of several teams', () => {
+  it('GET /v1/rules/?policy_id= lists a policy of any of the caller\'s teams; team_id picks the team, 404 for a team not theirs', async () => {
+    // teamA's owner was created in the admin's team first: that is their primary team.
+    const owner = world.teamA.owner.token;
+    const member = world.teamA.member.token;
+    const policy = await c.createPolicy(member);
+    const rule = await c.createRule(member, policy.id);
+    const byPolicy = await c.ok(c.get(`/v1/rules/?policy_id=${policy.id}`, owner));
+    expect(byPolicy).toEqual({ results: [rule], count: 1 });
+    expectReferenceShape(byPolicy, 'src__service_agent_environment__api__rules__RuleListResponse');
+    // Without team_id: the primary team, which does not hold this rule.
+    expect(ids(await c.ok(c.get('/v1/rules/?limit=1000', owner)))).not.toContain(rule.id);
+    expect(ids(await c.ok(c.get(`/v1/rules/?team_id=${world.teamA.id}&limit=1000`, owner)))).toContain(rule.id);
+    // policy_id and team_id together must agree.
+    expect(await c.ok(c.get(`/v1/rules/?policy_id=${policy.id}&team_id=${world.adminTeamId}`, owner))).toEqual({ results: [], count: 0 });
+    expectDetail(await c.get(`/v1/rules/?team_id=${world.teamB.id}`, owner), 404);
+    expectDetail(await c.get(`/v1/rules/?team_id=${MISSING}`, owner), 404);
+    expectDetail(await c.get(`/v1/rules/?team_id=${world.teamB.id}&policy_id=${policy.id}`, owner), 404);
+    expect422(await c.get('/v1/rules/?team_id=nope', owner), ['query', 'team_id'], 'uuid_parsing');
+    // Another team's member still sees nothing of it.
+    expect(await c.ok(c.get(`/v1/rules/?policy_id=${policy.id}`, world.teamB.member.token))).toEqual({ results: [], count: 0 });
+    // A super admin reads any team's rules.
+    expect(ids(await c.ok(c.get(`/v1/rules/?team_id=${world.teamA.id}&limit=1000`, world.admin.token)))).toContain(rule.id);
   });
 });

@@ -18,6 +18,7 @@ import {
   PresetCopyQuery,
   PresetListQuery,
   PresetParams,
+  TeamQuery,
 } from './policies.schemas.js';
 import type { PolicyServices } from './policies.services.js';
 import { ruleRoutes } from './rules.routes.js';
@@ -63,13 +64,21 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
 
   app.post(
     '/v1/policies/',
-    { schema: { tags, summary: 'Create a policy (in your primary team)', body: PolicyCreate, response: { 201: Policy, 400: e400, 401: e401, 403: e403, 409: e409, 422: e422 } } },
-    async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.body)),
+    {
+      schema: {
+        tags,
+        summary: 'Create a policy (in your primary team, or the team_id given)',
+        querystring: TeamQuery,
+        body: PolicyCreate,
+        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.query.team_id, request.body)),
   );
 
   app.get(
     '/v1/policies/',
-    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 422: e422 } } },
+    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } } },
     async (request) => policies.list(request.principal, request.query),
   );
 
@@ -90,7 +99,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
       },
     },
-    async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query.name_override)),
+    async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query)),
   );
 
   app.get(

@@ -94,7 +94,12 @@ const Limit = (max: number, dflt: number) =>
   Defaulted(Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` }));
 const Offset = () => Defaulted(Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }));
 
+/** An addition to the reference (as on the agent operations): members of several teams choose one. */
+const TeamIdQuery = () => Opt(Uuid({ description: 'Act on this team (one of yours; default: your primary team). An addition to the reference' }));
+export const TeamQuery = Type.Object({ team_id: TeamIdQuery() });
+
 export const PolicyListQuery = Type.Object({
+  team_id: TeamIdQuery(),
   category: Opt(PolicyCategorySchema),
   status: Opt(PolicyStatusSchema),
   search: Opt(Str(255, { description: 'Case-insensitive substring of the name or description' })),
@@ -105,7 +110,7 @@ export type PolicyListInput = Static<typeof PolicyListQuery>;
 
 export const PresetListQuery = Type.Object({ category: Opt(PolicyCategorySchema), limit: Limit(1000, 100), offset: Offset() });
 export const PresetParams = Type.Object({ preset_id: Uuid() });
-export const PresetCopyQuery = Type.Object({ name_override: Opt(Str(255, { minLength: 1 })) });
+export const PresetCopyQuery = Type.Object({ name_override: Opt(Str(255, { minLength: 1 })), team_id: TeamIdQuery() });
 
 export const PolicyListResponse = Type.Object({ results: Type.Array(Policy), total: Type.Integer() }, { title: 'PolicyListResponse' });
 
@@ -291,6 +296,7 @@ export const PolicyRuleListResponse = Type.Object({ results: Type.Array(PolicyRu
 
 /** GET /v1/rules/ (seed 4.3, CONTRACT.md). */
 export const RuleListQuery = Type.Object({
+  team_id: TeamIdQuery(),
   policy_id: Opt(Uuid()),
   status: Opt(RuleStatusSchema),
   category: Opt(PolicyCategorySchema),

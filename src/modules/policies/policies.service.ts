@@ -46,9 +46,9 @@ export function createPolicyService(deps: PolicyDeps) {
   }
 
   return {
-    async create(principal: Principal, input: PolicyCreateBody) {
+    async create(principal: Principal, teamIdParam: string | undefined, input: PolicyCreateBody) {
       requireAnywhere(principal, 'policy:write');
-      const teamId = resolveTeam(principal, undefined);
+      const teamId = resolveTeam(principal, teamIdParam);
       authorize(principal, 'policy:write', teamId, 'Team');
       const body = Value.Clean(PolicyCreate, structuredClone(input)) as PolicyCreateBody;
       if (body.id != null && findPreset(body.id) !== undefined) throw conflict(ID_IN_USE);
@@ -80,7 +80,7 @@ export function createPolicyService(deps: PolicyDeps) {
 
     async list(principal: Principal, input: PolicyListInput) {
       requireAnywhere(principal, 'policy:read');
-      const teamId = resolveTeam(principal, undefined);
+      const teamId = resolveTeam(principal, input.team_id);
       authorize(principal, 'policy:read', teamId, 'Team');
       const filter = { teamId, category: input.category, status: input.status, search: input.search };
       const [rows, total] = await Promise.all([repo.listPolicies(db, filter, input.limit, input.offset), repo.countPolicies(db, filter)]);
@@ -142,11 +142,12 @@ export function createPolicyService(deps: PolicyDeps) {
      * Copies a preset into the caller's team: a draft policy with the preset's text and a
      * draft copy of each of its rules, which the team reviews before activating.
      */
-    async copyPreset(principal: Principal, presetId: string, nameOverride: string | undefined) {
+    async copyPreset(principal: Principal, presetId: string, options: { name_override?: string | undefined; team_id?: string | undefined }) {
       requireAnywhere(principal, 'policy:write');
       const preset = findPreset(presetId);
       if (preset === undefined) throw notFound('Preset');
-      const teamId = resolveTeam(principal, undefined);
+      const nameOverride = options.name_override;
+      const teamId = resolveTeam(principal, options.team_id);
       authorize(principal, 'policy:write', teamId, 'Team');
       const at = now();
       const row: PolicyRow = {

@@ -4,7 +4,7 @@ import { createVersionedMemo } from '../../db/versioned-memo.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
-import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { authorize, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { ID_IN_USE, loadPolicy, loadRule } from './policies.access.js';
 import { json, normaliseProvenance, toRule } from './policies.mapping.js';
 import type { RulePatch, RuleRow } from './policies.repo.js';
@@ -90,21 +90,27 @@ export function createRuleService(deps: RuleDeps) {
     },
 
     /**
-     * GET /v1/rules/ (seed 4.3, CONTRACT.md): the rules of the policies of the caller's team,
-     * which for this operation (it has no team_id) is the caller's primary team. `policy_id`
-     * narrows that set: a policy of another team gives an empty page, so the filter never tells
-     * whether another team's policy exists.
+     * GET /v1/rules/ (seed 4.3, CONTRACT.md): the rules of the policies of the caller's team
+     * (its primary team, or the `team_id` given). With `policy_id`, that policy's rules when the
+     * caller may read it, whichever of their teams it is in; otherwise an empty page, so the
+     * filter never tells whether another team's policy exists.
      */
     async list(principal: Principal, input: RuleListInput) {
       requireAnywhere(principal, 'policy:read');
-      const teamId = resolveTeam(principal, undefined);
-      authorize(principal, 'policy:read', teamId, 'Team');
+      const { status, category } = input;
+      if (input.team_id !== undefined) authorize(principal, 'policy:read', resolveTeam(principal, input.team_id), 'Team');
+      let filter: repo.RuleListFilter;
       if (input.policy_id !== undefined) {
         // The repo leaves the team out of a policy's query (its team is implied): check it here.
         const policy = await repo.findPolicy(db, input.policy_id);
-        if (policy === undefined || policy.team_id !== teamId) return { results: [], count: 0 };
+        const readable = policy !== undefined && holds(principal, 'policy:read', policy.team_id) && (input.team_id === undefined || input.team_id === policy.team_id);
+        if (!readable) return { results: [], count: 0 };
+        filter = { policyId: input.policy_id, status, category };
+      } else {
+        const teamId = resolveTeam(principal, input.team_id);
+        authorize(principal, 'policy:read', teamId, 'Team');
+        filter = { teamId, status, category };
       }
-      const filter = { teamId, policyId: input.policy_id, status: input.status, category: input.category };
       const [rows, count] = await Promise.all([repo.listRules(db, filter, input.limit, input.offset, anchors), repo.countRules(db, filter)]);
       return { results: rows.map(toRule), count };
     },
