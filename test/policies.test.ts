@@ -161,6 +161,16 @@ describe('GET, PATCH and DELETE /v1/policies/{policy_id}', () => {
     expect(refused.json().detail).toContain('1 of');
     await c.ok(c.post(`/v1/rules/${rule.id}/approve`, world.teamA.member.token));
     expect((await c.ok(c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { status: 'active' }))).status).toBe('active');
+    // Already active, with a rule added since: PATCH and POST activate give the same 409, and nothing changes.
+    await c.createRule(world.teamA.member.token, policy.id);
+    const viaPatch = await c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { status: 'active', name: 'Renamed' });
+    const viaPost = await c.post(`/v1/policies/${policy.id}/activate`, world.teamA.member.token);
+    expectDetail(viaPatch, 409);
+    expect(viaPatch.json()).toEqual(viaPost.json());
+    expect(viaPatch.json().detail).toContain('1 of the policy\'s 2 rules');
+    expect((await c.ok(c.get(`/v1/policies/${policy.id}`, world.teamA.member.token))).name).toBe(policy.name);
+    // A PATCH without status leaves an active policy active.
+    expect((await c.ok(c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { name: 'Renamed' }))).status).toBe('active');
   });
 
   it('deletes a policy with its rules', async () => {

@@ -317,6 +317,32 @@ describe('GET, PATCH and DELETE /v1/rules/{rule_id}', () => {
     expect((await c.ok(c.patch(`/v1/rules/${rule.id}`, token, { target: null }))).status).toBe('modified');
   });
 
+  it('compares JSON objects whatever the order of their keys, and lists in order', async () => {
+    const token = world.teamA.member.token;
+    const policy = await c.createPolicy(token);
+    const rule = await c.createRule(token, policy.id, { ...FULL_RULE, consequence: { action: 'redact', severity: 'critical', message: 'Masked.', ticket: { queue: 'p', level: 2 } } });
+    await c.ok(c.post(`/v1/rules/${rule.id}/approve`, token));
+    const reversed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
+    const same = await c.ok(
+      c.patch(`/v1/rules/${rule.id}`, token, {
+        constraints: FULL_RULE.constraints.map(reversed),
+        consequence: { ticket: { level: 2, queue: 'p' }, message: 'Masked.', severity: 'critical', action: 'redact' },
+      }),
+    );
+    expect(same.status).toBe('approved');
+    // The order of a list is part of what it says.
+    const swapped = [FULL_RULE.constraints[1], FULL_RULE.constraints[0], ...FULL_RULE.constraints.slice(2)];
+    expect((await c.ok(c.patch(`/v1/rules/${rule.id}`, token, { constraints: swapped }))).status).toBe('modified');
+  });
+
+  it('replaces the whole consequence on PATCH (no merge with the stored one)', async () => {
+    const token = world.teamA.member.token;
+    const policy = await c.createPolicy(token);
+    const rule = await c.createRule(token, policy.id, { consequence: { action: 'block', severity: 'critical', message: 'No.', ticket: 'T-1' } });
+    const updated = await c.ok(c.patch(`/v1/rules/${rule.id}`, token, { consequence: { action: 'redact' } }));
+    expect(updated.consequence).toEqual({ action: 'redact', severity: 'medium', message: null });
+  });
+
   it('keeps a status the PATCH names, and records the reviewer of a status set to approved', async () => {
     const token = world.teamA.member.token;
     const policy = await c.createPolicy(token);

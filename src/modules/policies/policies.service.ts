@@ -107,8 +107,9 @@ export function createPolicyService(deps: PolicyDeps) {
       if (body.source_text !== undefined) patch.source_text = body.source_text;
       if (body.tags !== undefined) patch.tags = json(body.tags);
       return db.transaction().execute(async (trx) => {
-        // Setting the status to active is an activation: the same rule applies.
-        if (patch.status === 'active' && current.status !== 'active') await assertActivatable(trx, id);
+        // Setting the status to active is an activation: the same check as POST …/activate,
+        // also on a policy already active (a rule added since may not be approved yet).
+        if (patch.status === 'active') await assertActivatable(trx, id);
         const updated = await repo.updatePolicy(trx, id, patch);
         if (updated === undefined) throw notFound('Policy');
         return toPolicy(updated);

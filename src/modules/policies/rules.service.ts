@@ -43,8 +43,25 @@ function patchFrom(body: PolicyRuleUpdateBody): RulePatch {
   return patch;
 }
 
+/** JSON columns: the same value with its object keys in another order is not a change. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['constraints', 'consequence']);
+
+/** JSON text with every object's keys sorted (arrays keep their order: it may mean something). */
+export const canonicalJson = (text: string): string =>
+  JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+
+function sameValue(column: string, next: unknown, current: unknown): boolean {
+  if (next === current) return true;
+  if (JSON_COLUMNS.has(column) && typeof next === 'string' && typeof current === 'string') return canonicalJson(next) === canonicalJson(current);
+  return false;
+}
+
 const changesMeaning = (patch: RulePatch, current: RuleRow) =>
-  MEANING_COLUMNS.some((column) => patch[column] !== undefined && patch[column] !== current[column]);
+  MEANING_COLUMNS.some((column) => patch[column] !== undefined && !sameValue(column, patch[column], current[column]));
 
 export function createRuleService(deps: RuleDeps) {
   const { db, now } = deps;
