@@ -136,6 +136,8 @@ describe('POST /v1/policies/{policy_id}/rules', () => {
     expect422(await c.post(url, token, { ...base, provenance: { confidence_score: 2 } }), ['body', 'provenance', 'confidence_score'], 'less_than_equal');
     expect422(await c.post(url, token, { ...base, provenance: { extracted_by: 'robot' } }), ['body', 'provenance', 'extracted_by'], 'enum');
     expect422(await c.post(url, token, { ...base, provenance: { source_location: { char_start: -1 } } }), ['body', 'provenance', 'source_location', 'char_start'], 'greater_than_equal');
+    expect422(await c.post(url, token, { ...base, provenance: { source_location: { source_text: 'x'.repeat(20_001) } } }), ['body', 'provenance', 'source_location', 'source_text'], 'string_too_long');
+    expect((await c.post(url, token, { ...base, provenance: { source_location: { source_text: 'x'.repeat(20_000) } } })).statusCode).toBe(201);
     expect422(await c.post(`/v1/policies/nope/rules`, token, base), ['path', 'policy_id'], 'uuid_parsing');
   });
 

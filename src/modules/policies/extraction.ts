@@ -5,6 +5,7 @@ import {
   CONSEQUENCE_ACTIONS,
   CONSTRAINT_LOGICS,
   POLICY_CATEGORIES,
+  RULE_SOURCE_TEXT_MAX,
   RULE_TYPES,
   StructuredConstraint,
   SEVERITIES,
@@ -87,6 +88,8 @@ function normaliseOne(item: unknown, document: string, policyCategory: PolicyCat
     char_end: int(r.char_end),
   });
   if (location === undefined) return undefined;
+  // A quote longer than a rule may keep is not the passage of one rule (docs/policies.md).
+  if (location.source_text.length > RULE_SOURCE_TEXT_MAX && [...location.source_text].length > RULE_SOURCE_TEXT_MAX) return undefined;
   const section = str(r.section, 500);
   if (location.section === null && section !== undefined) location.section = section;
   const c = (r.consequence ?? {}) as Record<string, unknown>;

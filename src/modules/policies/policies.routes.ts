@@ -31,21 +31,40 @@ const tags = ['Agent Environment', 'policies'];
 const NoContent = Type.Null({ description: 'Deleted' });
 const FileContent = Type.Unsafe<unknown>({ description: 'The file, with Content-Type and Content-Disposition headers' });
 
-/** The single `file` part of a multipart upload, read into memory (at most 10 MB). */
+/** One more than the one file accepted, so that a second file is seen (and refused) rather than dropped. */
+const MAX_UPLOAD_FILES = 2;
+const ONE_FILE = 'Send exactly one file, in the field "file"';
+
+/**
+ * The single `file` part of a multipart upload, read into memory (at most 10 MB). Every part
+ * is read, so a second file (in any field) is refused rather than silently dropped; text fields
+ * are ignored. A body that is not well-formed multipart is a 400.
+ */
 async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
   if (!request.isMultipart()) {
     throw new AppError('unsupported_media_type', 'Send the document as multipart/form-data with a field named "file"');
   }
+  let upload: UploadedFile | undefined;
+  let files = 0;
   try {
-    const part = await request.file({ limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
-    if (part === undefined || part.fieldname !== 'file') throw invalid(['body', 'file'], 'Field required', 'missing');
-    return { fileName: part.filename, content: await part.toBuffer() };
+    for await (const part of request.parts({ limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_UPLOAD_FILES } })) {
+      if (part.type !== 'file') continue;
+      files++;
+      if (files > 1) throw new AppError('bad_request', `${ONE_FILE}: this request has more than one file`);
+      if (part.fieldname === 'file') upload = { fileName: part.filename, content: await part.toBuffer() };
+      else await part.toBuffer(); // read (and drop) it, to see whether a "file" part follows
+    }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     const code = (error as { code?: unknown }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', 'The file is larger than 10 MB, the most a policy document may be');
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request', 'Send one file, in the field "file"');
-    throw error;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('bad_request', ONE_FILE);
+    // Anything else the parser raises (no boundary, a part cut off, garbage) is the body's fault.
+    request.log.info({ err: error }, 'malformed multipart upload');
+    throw new AppError('bad_request', `The body is not well-formed multipart/form-data. ${ONE_FILE}`);
   }
+  if (upload === undefined) throw invalid(['body', 'file'], 'Field required', 'missing');
+  return upload;
 }
 
 function sendFile(reply: FastifyReply, file: DownloadedFile) {
@@ -60,7 +79,7 @@ function sendFile(reply: FastifyReply, file: DownloadedFile) {
 export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, services) => {
   const { policies, documents, extraction } = services;
   // Multipart is parsed only by this feature's routes (the upload), with the document limit.
-  await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, parts: 20 } });
+  await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_UPLOAD_FILES, fields: 10, parts: 20 } });
 
   app.post(
     '/v1/policies/',
