@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildTestApp, type TestApp } from './helpers/app.js';
-import { createApiKey, createWorld, type World } from './helpers/factories.js';
+import { createApiKey, createTeam, createWorld, type World } from './helpers/factories.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 import { policyClient } from './policy-fixtures.js';
 
@@ -424,5 +424,27 @@ describe('team_id on policy create, list and preset copy', () => {
     // A super admin may act on any team.
     const byAdmin = await c.ok(c.post(`/v1/policies/?team_id=${world.teamB.id}`, world.admin.token, { name: 'x', category: 'privacy' }), 201);
     expect(byAdmin.team_id).toBe(world.teamB.id);
+  });
+});
+
+describe('concurrent writes and the policy list', () => {
+  it('answers a page and a total from one snapshot while policies are created', async () => {
+    const team = await createTeam(t.app, world.admin, world.adminTeamId, 'gamma');
+    const token = team.member.token;
+    for (let round = 0; round < 4; round++) {
+      const responses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          i % 2 === 0 ? c.post('/v1/policies/', token, { name: `p${round}-${i}`, category: 'custom' }) : c.get('/v1/policies/?limit=100', token),
+        ),
+      );
+      for (const res of responses) {
+        expect(res.statusCode, res.body).toBeLessThan(300);
+        if (res.statusCode !== 200) continue;
+        const page = res.json();
+        // Fewer than 100 policies: the page is all of them, so it must be as long as the total.
+        expect(page.results.length).toBe(page.total);
+      }
+    }
+    expect((await c.ok(c.get('/v1/policies/?limit=100', token))).total).toBe(32);
   });
 });

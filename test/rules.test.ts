@@ -484,3 +484,30 @@ describe('members of several teams', () => {
     expect(ids(await c.ok(c.get(`/v1/rules/?team_id=${world.teamA.id}&limit=1000`, world.admin.token)))).toContain(rule.id);
   });
 });
+
+describe('concurrent writes to one rule', () => {
+  it('a PATCH of what a rule says and an approval at once: the PATCH never decides on a status it then overwrites', async () => {
+    const token = world.teamA.member.token;
+    const policy = await c.createPolicy(token);
+    const outcomes = new Set<string>();
+    for (let i = 0; i < 12; i++) {
+      const rule = await c.createRule(token, policy.id);
+      const text = `Changed wording ${i}.`;
+      const [edit, approval] = await Promise.all([
+        c.patch(`/v1/rules/${rule.id}`, token, { natural_language: text }),
+        i % 2 === 0 ? c.patch(`/v1/rules/${rule.id}`, token, { status: 'approved' }) : c.post(`/v1/rules/${rule.id}/approve`, token),
+      ]);
+      expect(edit.statusCode, edit.body).toBe(200);
+      expect(approval.statusCode, approval.body).toBe(200);
+      const final = await c.ok(c.get(`/v1/rules/${rule.id}`, token));
+      expect(final.natural_language).toBe(text);
+      // The only serial outcomes: edit then approval (approved, and the approval saw the new
+      // wording), or approval then edit (modified: an approved rule's wording changed).
+      if (final.status === 'approved') expect(approval.json().natural_language).toBe(text);
+      else expect(final.status).toBe('modified');
+      expect(final).toEqual(final.status === 'approved' ? approval.json() : edit.json());
+      outcomes.add(final.status);
+    }
+    expect(outcomes.size).toBeGreaterThan(0);
+  });
+});

@@ -17,7 +17,7 @@ import { findPreset, PRESETS } from './presets.js';
 import { presetRules, presetToPolicy } from './presets.view.js';
 import { buildRuleRow } from './rules.build.js';
 
-type PolicyDeps = Pick<Deps, 'db' | 'now'>;
+type PolicyDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
 
 /**
  * A policy becomes active only when it has rules and every one of them is approved; the
@@ -34,7 +34,7 @@ async function assertActivatable(db: Kysely<DB>, policyId: string): Promise<void
 }
 
 export function createPolicyService(deps: PolicyDeps) {
-  const { db, now } = deps;
+  const { db, dialect, now } = deps;
 
   async function insertOrConflict(fn: () => Promise<void>) {
     try {
@@ -83,7 +83,7 @@ export function createPolicyService(deps: PolicyDeps) {
       const teamId = resolveTeam(principal, input.team_id);
       authorize(principal, 'policy:read', teamId, 'Team');
       const filter = { teamId, category: input.category, status: input.status, search: input.search };
-      const [rows, total] = await Promise.all([repo.listPolicies(db, filter, input.limit, input.offset), repo.countPolicies(db, filter)]);
+      const { rows, total } = await repo.listPoliciesWithTotal(db, dialect, filter, input.limit, input.offset);
       return { results: rows.map(toPolicy), total };
     },
 

@@ -15,7 +15,7 @@ import { findPreset } from './presets.js';
 import { presetRules } from './presets.view.js';
 import { buildRuleRow, normaliseConsequence } from './rules.build.js';
 
-type RuleDeps = Pick<Deps, 'db' | 'now' | 'readVersion'>;
+type RuleDeps = Pick<Deps, 'db' | 'dialect' | 'now' | 'readVersion'>;
 
 /**
  * The columns that say what a rule means. Changing one of them on an approved or rejected
@@ -64,7 +64,7 @@ const changesMeaning = (patch: RulePatch, current: RuleRow) =>
   MEANING_COLUMNS.some((column) => patch[column] !== undefined && !sameValue(column, patch[column], current[column]));
 
 export function createRuleService(deps: RuleDeps) {
-  const { db, now } = deps;
+  const { db, dialect, now } = deps;
   /** Where deep pages start (policies.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
   const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(deps.readVersion);
 
@@ -144,19 +144,25 @@ export function createRuleService(deps: RuleDeps) {
      */
     async update(principal: Principal, id: string, input: PolicyRuleUpdateBody) {
       requireAnywhere(principal, 'policy:write');
-      const current = await loadRule(db, principal, id, 'policy:write');
       const body = Value.Clean(PolicyRuleUpdate, structuredClone(input)) as PolicyRuleUpdateBody;
-      const at = now();
-      const patch = patchFrom(body);
-      if (body.status != null) {
-        patch.status = body.status;
-        if (body.status === 'approved' || body.status === 'rejected') Object.assign(patch, { reviewed_by: principal.userId, reviewed_at: at });
-      } else if ((current.status === 'approved' || current.status === 'rejected') && changesMeaning(patch, current)) {
-        patch.status = 'modified';
-      }
-      const updated = await repo.updateRule(db, id, { ...patch, updated_at: at });
-      if (updated === undefined) throw notFound('Rule');
-      return toRule(updated);
+      // Read, decide and write in one transaction with the row locked: a concurrent approve,
+      // reject or PATCH waits, so this decision is taken on the status it overwrites.
+      return db.transaction().execute(async (trx) => {
+        const current = await repo.findRuleForUpdate(trx, dialect, id);
+        if (current === undefined) throw notFound('Rule');
+        authorize(principal, 'policy:write', current.team_id, 'Rule');
+        const at = now();
+        const patch = patchFrom(body);
+        if (body.status != null) {
+          patch.status = body.status;
+          if (body.status === 'approved' || body.status === 'rejected') Object.assign(patch, { reviewed_by: principal.userId, reviewed_at: at });
+        } else if ((current.status === 'approved' || current.status === 'rejected') && changesMeaning(patch, current)) {
+          patch.status = 'modified';
+        }
+        const updated = await repo.updateRule(trx, id, { ...patch, updated_at: at });
+        if (updated === undefined) throw notFound('Rule');
+        return toRule(updated);
+      });
     },
 
     async remove(principal: Principal, id: string) {
