@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { buildTestApp, type TestApp } from './helpers/app.js';
-import { createApiKey, createWorld, type World } from './helpers/factories.js';
+import { createApiKey, createTeam, createWorld, type World } from './helpers/factories.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 import { policyClient } from './policy-fixtures.js';
 
@@ -55,6 +56,7 @@ describe('POST /v1/policies/', () => {
     expect422(await c.post('/v1/policies/', token, { category: 'privacy' }), ['body', 'name'], 'missing');
     expect422(await c.post('/v1/policies/', token, { name: 'x' }), ['body', 'category'], 'missing');
     expect422(await c.post('/v1/policies/', token, { name: 'x', category: 'finance' }), ['body', 'category'], 'enum');
+    expect422(await c.post('/v1/policies/', token, { name: 'x', category: null }), ['body', 'category'], 'enum');
     expect422(await c.post('/v1/policies/', token, { name: '', category: 'custom' }), ['body', 'name'], 'string_too_short');
     expect422(await c.post('/v1/policies/', token, { name: 'x'.repeat(256), category: 'custom' }), ['body', 'name'], 'string_too_long');
     expect422(await c.post('/v1/policies/', token, { name: 'x', category: 'custom', tags: 'a' }), ['body', 'tags'], 'list_type');
@@ -159,6 +161,16 @@ describe('GET, PATCH and DELETE /v1/policies/{policy_id}', () => {
     expect(refused.json().detail).toContain('1 of');
     await c.ok(c.post(`/v1/rules/${rule.id}/approve`, world.teamA.member.token));
     expect((await c.ok(c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { status: 'active' }))).status).toBe('active');
+    // Already active, with a rule added since: PATCH and POST activate give the same 409, and nothing changes.
+    await c.createRule(world.teamA.member.token, policy.id);
+    const viaPatch = await c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { status: 'active', name: 'Renamed' });
+    const viaPost = await c.post(`/v1/policies/${policy.id}/activate`, world.teamA.member.token);
+    expectDetail(viaPatch, 409);
+    expect(viaPatch.json()).toEqual(viaPost.json());
+    expect(viaPatch.json().detail).toContain('1 of the policy\'s 2 rules');
+    expect((await c.ok(c.get(`/v1/policies/${policy.id}`, world.teamA.member.token))).name).toBe(policy.name);
+    // A PATCH without status leaves an active policy active.
+    expect((await c.ok(c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { name: 'Renamed' }))).status).toBe('active');
   });
 
   it('deletes a policy with its rules', async () => {
@@ -324,5 +336,115 @@ describe('as a new user would', () => {
     const active = await c.ok(c.post(`/v1/policies/${copy.id}/activate`, token));
     expect(active.status).toBe('active');
     expect((await c.ok(c.get('/v1/policies/?status=active', token))).results.map((p: { id: string }) => p.id)).toContain(copy.id);
+  });
+});
+
+describe('/openapi.json for the policy and rule operations', () => {
+  const reference = JSON.parse(readFileSync(new URL('./fixtures/console-openapi.json', import.meta.url), 'utf8'));
+  const operations = Object.entries(reference.paths as Record<string, Record<string, any>>)
+    .filter(([path]) => path.startsWith('/v1/policies') || path.startsWith('/v1/rules'))
+    .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+
+  it('publishes every parameter as the reference does: name, place, required, default', async () => {
+    const ours = (await c.ok(c.get('/openapi.json'))).paths;
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    for (const { path, method, op } of operations) {
+      const mine = ours[path]?.[method];
+      expect(mine, `${method} ${path}`).toBeDefined();
+      for (const param of op.parameters ?? []) {
+        const found = (mine.parameters ?? []).find((p: any) => p.name === param.name && p.in === param.in);
+        expect(found, `${method} ${path} ${param.name}`).toBeDefined();
+        expect({ required: found.required ?? false, default: found.schema?.default }, `${method} ${path} ${param.name}`).toEqual({
+          required: param.required ?? false,
+          default: param.schema.default,
+        });
+      }
+      // Additions of ours are never required.
+      for (const param of mine.parameters ?? []) {
+        if (!(op.parameters ?? []).some((p: any) => p.name === param.name)) expect(param.required ?? false, `${method} ${path} ${param.name}`).toBe(false);
+      }
+    }
+  });
+
+  it('describes the upload as multipart/form-data with a required binary field "file"', async () => {
+    const upload = (await c.ok(c.get('/openapi.json'))).paths['/v1/policies/{policy_id}/upload'].post;
+    const schema = upload.requestBody.content['multipart/form-data'].schema;
+    expect(schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(schema.required).toEqual(['file']);
+    expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
+  });
+
+  it('tags each operation as the reference does', async () => {
+    const ours = (await c.ok(c.get('/openapi.json'))).paths;
+    for (const { path, method, op } of operations) expect(ours[path][method].tags, `${method} ${path}`).toEqual(op.tags);
+  });
+});
+
+describe('UUIDs in any letter case', () => {
+  it('finds policies and rules by upper-case ids in the path and the query, and stores a client id in lower case', async () => {
+    const token = world.teamA.member.token;
+    const chosen = '018F3333-AAAA-7BBB-8CCC-DDDDEEEEFFFF';
+    const policy = await c.createPolicy(token, { id: chosen });
+    expect(policy.id).toBe(chosen.toLowerCase());
+    const rule = await c.createRule(token, policy.id);
+    const up = (id: string) => id.toUpperCase();
+    expect((await c.ok(c.get(`/v1/policies/${up(policy.id)}`, token))).id).toBe(policy.id);
+    expect((await c.ok(c.get(`/v1/policies/${up(policy.id)}/rules`, token))).total).toBe(1);
+    expect((await c.ok(c.get(`/v1/rules/?policy_id=${up(policy.id)}`, token))).results.map((r: { id: string }) => r.id)).toEqual([rule.id]);
+    expect((await c.ok(c.patch(`/v1/rules/${up(rule.id)}`, token, { tags: ['x'] }))).tags).toEqual(['x']);
+    expect((await c.ok(c.post(`/v1/rules/${up(rule.id)}/approve`, token))).status).toBe('approved');
+    expect((await c.ok(c.post(`/v1/policies/${up(policy.id)}/activate`, token))).status).toBe('active');
+    // The same id in another case is the same id.
+    expectDetail(await c.post('/v1/policies/', token, { name: 'again', category: 'privacy', id: chosen.toLowerCase() }), 409);
+    await c.ok(c.del(`/v1/policies/${up(policy.id)}`, token), 204);
+    expectDetail(await c.get(`/v1/policies/${policy.id}`, token), 404);
+  });
+});
+
+describe('team_id on policy create, list and preset copy', () => {
+  it('acts on the team given (one of the caller\'s), 404 for another team, the primary team without it', async () => {
+    const owner = world.teamA.owner.token;
+    const inA = await c.ok(c.post(`/v1/policies/?team_id=${world.teamA.id}`, owner, { name: 'In A', category: 'privacy' }), 201);
+    expect(inA.team_id).toBe(world.teamA.id);
+    const primary = await c.createPolicy(owner);
+    expect(primary.team_id).toBe(world.adminTeamId);
+    const listA = await c.ok(c.get(`/v1/policies/?team_id=${world.teamA.id}&limit=100`, owner));
+    expectReferenceShape(listA, 'PolicyListResponse');
+    expect(listA.results.map((p: { id: string }) => p.id)).toContain(inA.id);
+    expect(listA.results.map((p: { id: string }) => p.id)).not.toContain(primary.id);
+    const presets = await c.ok(c.get('/v1/policies/presets/', owner));
+    const copy = await c.ok(c.post(`/v1/policies/presets/${presets.results[0].id}/copy?team_id=${world.teamA.id}`, owner), 201);
+    expect(copy.team_id).toBe(world.teamA.id);
+    for (const res of [
+      await c.post(`/v1/policies/?team_id=${world.teamB.id}`, owner, { name: 'x', category: 'privacy' }),
+      await c.get(`/v1/policies/?team_id=${world.teamB.id}`, owner),
+      await c.post(`/v1/policies/presets/${presets.results[0].id}/copy?team_id=${world.teamB.id}`, owner),
+      await c.get(`/v1/policies/?team_id=${MISSING}`, owner),
+    ]) expectDetail(res, 404);
+    // A super admin may act on any team.
+    const byAdmin = await c.ok(c.post(`/v1/policies/?team_id=${world.teamB.id}`, world.admin.token, { name: 'x', category: 'privacy' }), 201);
+    expect(byAdmin.team_id).toBe(world.teamB.id);
+  });
+});
+
+describe('concurrent writes and the policy list', () => {
+  it('answers a page and a total from one snapshot while policies are created', async () => {
+    const team = await createTeam(t.app, world.admin, world.adminTeamId, 'gamma');
+    const token = team.member.token;
+    for (let round = 0; round < 4; round++) {
+      const responses = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          i % 2 === 0 ? c.post('/v1/policies/', token, { name: `p${round}-${i}`, category: 'custom' }) : c.get('/v1/policies/?limit=100', token),
+        ),
+      );
+      for (const res of responses) {
+        expect(res.statusCode, res.body).toBeLessThan(300);
+        if (res.statusCode !== 200) continue;
+        const page = res.json();
+        // Fewer than 100 policies: the page is all of them, so it must be as long as the total.
+        expect(page.results.length).toBe(page.total);
+      }
+    }
+    expect((await c.ok(c.get('/v1/policies/?limit=100', token))).total).toBe(32);
   });
 });

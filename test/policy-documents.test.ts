@@ -121,6 +121,35 @@ describe('POST /v1/policies/{policy_id}/upload', () => {
     expect422(noParts, ['body', 'file'], 'missing');
   });
 
+  it('refuses two file parts, a field before the file, and malformed multipart with a clear 4xx, storing nothing', async () => {
+    const token = world.teamA.member.token;
+    const policy = await c.createPolicy(token, { source_text: 'kept' });
+    const send = (body: string | Buffer, contentType: string) =>
+      t.app.inject({ method: 'POST', url: `/v1/policies/${policy.id}/upload`, headers: { ...bearer(token), 'content-type': contentType }, payload: body });
+    const boundary = 'XyZ123';
+    const part = (name: string, fileName: string, content: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n`;
+    const type = `multipart/form-data; boundary=${boundary}`;
+    // Two files in "file": which one would be the document? A 400 that says so.
+    const two = await send(`${part('file', 'a.txt', 'first')}${part('file', 'b.txt', 'second')}--${boundary}--\r\n`, type);
+    expectDetail(two, 400);
+    expect(two.json().detail).toContain('one file');
+    // A second file in another field is refused the same way.
+    expectDetail(await send(`${part('file', 'a.txt', 'first')}${part('other', 'b.txt', 'second')}--${boundary}--\r\n`, type), 400);
+    // Malformed: no boundary, a body that is not multipart, a part cut off before its end.
+    for (const res of [
+      await send('hello', 'multipart/form-data'),
+      await send('this is not multipart at all', type),
+      await send(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nunfinished`, type),
+    ]) {
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      expect(typeof res.json().detail).not.toBe('undefined');
+    }
+    const after = await c.ok(c.get(`/v1/policies/${policy.id}`, token));
+    expect(after).toMatchObject({ source_text: 'kept', file_name: null });
+  });
+
   it('answers 401, 403 and 404', async () => {
     const policy = await c.createPolicy(world.teamA.member.token);
     expectDetail(await upload(policy.id, undefined, 'a.txt', Buffer.from('x')), 401);

@@ -4,6 +4,11 @@ import { Type, type TSchema } from 'typebox';
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const Uuid = (options: { description?: string } = {}) => Type.String({ format: 'uuid', ...options });
+/**
+ * A query parameter with a default: optional on the wire (`required: false` in /openapi.json,
+ * as the reference publishes it) and typed as present, since validation fills the default in.
+ */
+export const Defaulted = <T extends TSchema>(schema: T): T => Type.Optional(schema) as unknown as T;
 /** Unix epoch seconds. */
 export const EpochSeconds = (options: { description?: string } = {}) => Type.Integer(options);
 /** A free-form JSON object. */

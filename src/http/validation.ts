@@ -34,9 +34,46 @@ export function boundIntegers(schema: unknown): unknown {
   return out;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+/** A multipart body is a stream the route reads itself (and checks part by part): its schema only documents it. */
+const acceptStream = () => true;
+
+const isUuid = (schema: unknown): boolean => {
+  const s = schema as { format?: unknown; anyOf?: unknown[] } | null;
+  return typeof s === 'object' && s !== null && (s.format === 'uuid' || (Array.isArray(s.anyOf) && s.anyOf.some(isUuid)));
+};
+
+/** The top-level properties of an object schema that hold a UUID (or X | null). */
+export function uuidProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties;
+  return properties === undefined ? [] : Object.keys(properties).filter((key) => isUuid(properties[key]));
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/**
+ * UUIDs are accepted in any letter case (the format is case-insensitive) and stored and
+ * compared in lower case: a valid request has its top-level UUID fields (path, query, body)
+ * lower-cased, so `/v1/policies/ABC…` finds the policy created as `abc…`.
+ */
+function lowerCasingUuids(validate: Validate, keys: string[]): Validate {
+  if (keys.length === 0) return validate;
+  const wrapped: Validate = (data) => {
+    const ok = validate(data);
+    wrapped.errors = validate.errors ?? null;
+    if (ok && typeof data === 'object' && data !== null) {
+      const record = data as Record<string, unknown>;
+      for (const key of keys) if (typeof record[key] === 'string') record[key] = (record[key] as string).toLowerCase();
+    }
+    return ok;
+  };
+  return wrapped;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, contentType }) => {
+  if (httpPart === 'body' && contentType === 'multipart/form-data') return acceptStream;
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(boundIntegers(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(boundIntegers(schema) as object) as Validate;
+  return lowerCasingUuids(validate, uuidProperties(schema)) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXTRACTION_MAX_RULES, extractionMessages, normaliseProposals } from './extraction.js';
 import { parseJsonContent } from './llm-client.js';
+import { RULE_SOURCE_TEXT_MAX } from './policies.schemas.js';
 
 const DOC = 'Agents must not reveal passwords.\n\nAgents should be polite.';
 const good = { rule_type: 'prohibition', action: 'reveal_password', consequence: { action: 'block', severity: 'critical' }, natural_language: 'No passwords.', source_text: 'Agents must not reveal passwords.' };
@@ -25,6 +26,14 @@ describe('normaliseProposals', () => {
   it('drops rules whose source text is not in the document', () => {
     expect(normaliseProposals([{ ...good, source_text: 'Agents must not reveal secrets.' }], DOC, 'security')).toEqual({ rules: [], skipped: 1 });
     expect(normaliseProposals([{ ...good, source_text: undefined }], DOC, 'security').skipped).toBe(1);
+  });
+
+  it('drops a rule whose quoted passage is longer than RULE_SOURCE_TEXT_MAX', () => {
+    const long = 'a'.repeat(RULE_SOURCE_TEXT_MAX + 1);
+    const fits = 'b'.repeat(RULE_SOURCE_TEXT_MAX);
+    const doc = `${long}\n\n${fits}\n\nAgents must not reveal passwords.`;
+    expect(normaliseProposals([{ ...good, source_text: long }, good], doc, 'security')).toMatchObject({ rules: [{ body: { action: 'reveal_password' } }], skipped: 1 });
+    expect(normaliseProposals([{ ...good, source_text: fits }], doc, 'security').rules[0]?.location.source_text).toBe(fits);
   });
 
   it('keeps at most EXTRACTION_MAX_RULES rules', () => {

@@ -5,8 +5,9 @@ import {
   CONSEQUENCE_ACTIONS,
   CONSTRAINT_LOGICS,
   POLICY_CATEGORIES,
+  RULE_SOURCE_TEXT_MAX,
   RULE_TYPES,
-  RuleConstraint,
+  StructuredConstraint,
   SEVERITIES,
   type PolicyCategory,
   type PolicyRuleCreateBody,
@@ -87,10 +88,12 @@ function normaliseOne(item: unknown, document: string, policyCategory: PolicyCat
     char_end: int(r.char_end),
   });
   if (location === undefined) return undefined;
+  // A quote longer than a rule may keep is not the passage of one rule (docs/policies.md).
+  if (location.source_text.length > RULE_SOURCE_TEXT_MAX && [...location.source_text].length > RULE_SOURCE_TEXT_MAX) return undefined;
   const section = str(r.section, 500);
   if (location.section === null && section !== undefined) location.section = section;
   const c = (r.consequence ?? {}) as Record<string, unknown>;
-  const constraints = Array.isArray(r.constraints) ? r.constraints.filter((x) => Value.Check(RuleConstraint, x)).slice(0, 50) : [];
+  const constraints = Array.isArray(r.constraints) ? r.constraints.filter((x) => Value.Check(StructuredConstraint, x)).slice(0, 50) : [];
   const tags = Array.isArray(r.tags) ? r.tags.map((t) => str(t, 100)).filter((t): t is string => t !== undefined).slice(0, 50) : null;
   const confidenceRaw = typeof r.confidence === 'number' ? r.confidence : typeof r.confidence_score === 'number' ? r.confidence_score : undefined;
   return {

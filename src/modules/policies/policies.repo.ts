@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, PoliciesTable, PolicyFilesTable, PolicyRulesTable } from '../../db/schema.js';
+import type { Dialect } from '../../db/database.js';
 import type { VersionedMemo } from '../../db/versioned-memo.js';
 
 export type PolicyRow = Selectable<PoliciesTable>;
@@ -51,6 +52,19 @@ export const listPolicies = (db: Kysely<DB>, f: PolicyListFilter, limit: number,
 export const countPolicies = (db: Kysely<DB>, f: PolicyListFilter) =>
   count(policyFilter(db.selectFrom('policies').select((eb) => eb.fn.countAll().as('n')), f));
 
+/**
+ * A page and the count of all matching policies, read from one snapshot: one transaction,
+ * REPEATABLE READ on PostgreSQL (its default READ COMMITTED gives each statement its own
+ * snapshot); on SQLite a transaction is a snapshot and writers are serial.
+ */
+export const listPoliciesWithTotal = (db: Kysely<DB>, dialect: Dialect, f: PolicyListFilter, limit: number, offset: number) => {
+  const tx = db.transaction();
+  return (dialect === 'postgres' ? tx.setIsolationLevel('repeatable read') : tx).execute(async (trx) => {
+    const rows = await listPolicies(trx, f, limit, offset);
+    return { rows, total: await countPolicies(trx, f) };
+  });
+};
+
 /** How many rules of the policy are not approved, and how many it has. */
 export async function ruleReviewCounts(db: Kysely<DB>, policyId: string) {
   const row = await db
@@ -85,6 +99,12 @@ export const insertRules = (db: Kysely<DB>, rows: Array<Insertable<PolicyRulesTa
   rows.length === 0 ? Promise.resolve() : db.insertInto('policy_rules').values(rows).execute().then(() => undefined);
 
 export const findRule = (db: Kysely<DB>, id: string) => db.selectFrom('policy_rules').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Reads the rule and, on PostgreSQL, locks its row until the transaction ends (SQLite transactions are already serial). */
+export const findRuleForUpdate = (db: Kysely<DB>, dialect: Dialect, id: string) => {
+  const query = db.selectFrom('policy_rules').selectAll().where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+};
 
 export const updateRule = (db: Kysely<DB>, id: string, patch: RulePatch) =>
   db.updateTable('policy_rules').set(patch).where('id', '=', id).returningAll().executeTakeFirst();

@@ -7,6 +7,7 @@ import { errorResponses } from '../../http/schemas.js';
 import type { DownloadedFile, UploadedFile } from './documents.service.js';
 import { MAX_DOCUMENT_BYTES } from './documents.service.js';
 import {
+  DocumentUploadBody,
   ExtractionResponse,
   Policy,
   PolicyCreate,
@@ -17,6 +18,7 @@ import {
   PresetCopyQuery,
   PresetListQuery,
   PresetParams,
+  TeamQuery,
 } from './policies.schemas.js';
 import type { PolicyServices } from './policies.services.js';
 import { ruleRoutes } from './rules.routes.js';
@@ -29,21 +31,40 @@ const tags = ['Agent Environment', 'policies'];
 const NoContent = Type.Null({ description: 'Deleted' });
 const FileContent = Type.Unsafe<unknown>({ description: 'The file, with Content-Type and Content-Disposition headers' });
 
-/** The single `file` part of a multipart upload, read into memory (at most 10 MB). */
+/** One more than the one file accepted, so that a second file is seen (and refused) rather than dropped. */
+const MAX_UPLOAD_FILES = 2;
+const ONE_FILE = 'Send exactly one file, in the field "file"';
+
+/**
+ * The single `file` part of a multipart upload, read into memory (at most 10 MB). Every part
+ * is read, so a second file (in any field) is refused rather than silently dropped; text fields
+ * are ignored. A body that is not well-formed multipart is a 400.
+ */
 async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
   if (!request.isMultipart()) {
     throw new AppError('unsupported_media_type', 'Send the document as multipart/form-data with a field named "file"');
   }
+  let upload: UploadedFile | undefined;
+  let files = 0;
   try {
-    const part = await request.file({ limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1 } });
-    if (part === undefined || part.fieldname !== 'file') throw invalid(['body', 'file'], 'Field required', 'missing');
-    return { fileName: part.filename, content: await part.toBuffer() };
+    for await (const part of request.parts({ limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_UPLOAD_FILES } })) {
+      if (part.type !== 'file') continue;
+      files++;
+      if (files > 1) throw new AppError('bad_request', `${ONE_FILE}: this request has more than one file`);
+      if (part.fieldname === 'file') upload = { fileName: part.filename, content: await part.toBuffer() };
+      else await part.toBuffer(); // read (and drop) it, to see whether a "file" part follows
+    }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     const code = (error as { code?: unknown }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', 'The file is larger than 10 MB, the most a policy document may be');
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request', 'Send one file, in the field "file"');
-    throw error;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('bad_request', ONE_FILE);
+    // Anything else the parser raises (no boundary, a part cut off, garbage) is the body's fault.
+    request.log.info({ err: error }, 'malformed multipart upload');
+    throw new AppError('bad_request', `The body is not well-formed multipart/form-data. ${ONE_FILE}`);
   }
+  if (upload === undefined) throw invalid(['body', 'file'], 'Field required', 'missing');
+  return upload;
 }
 
 function sendFile(reply: FastifyReply, file: DownloadedFile) {
@@ -58,17 +79,25 @@ function sendFile(reply: FastifyReply, file: DownloadedFile) {
 export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, services) => {
   const { policies, documents, extraction } = services;
   // Multipart is parsed only by this feature's routes (the upload), with the document limit.
-  await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 10, parts: 20 } });
+  await app.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_UPLOAD_FILES, fields: 10, parts: 20 } });
 
   app.post(
     '/v1/policies/',
-    { schema: { tags, summary: 'Create a policy (in your primary team)', body: PolicyCreate, response: { 201: Policy, 400: e400, 401: e401, 403: e403, 409: e409, 422: e422 } } },
-    async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.body)),
+    {
+      schema: {
+        tags,
+        summary: 'Create a policy (in your primary team, or the team_id given)',
+        querystring: TeamQuery,
+        body: PolicyCreate,
+        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.query.team_id, request.body)),
   );
 
   app.get(
     '/v1/policies/',
-    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 422: e422 } } },
+    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } } },
     async (request) => policies.list(request.principal, request.query),
   );
 
@@ -89,7 +118,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
       },
     },
-    async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query.name_override)),
+    async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query)),
   );
 
   app.get(
@@ -142,6 +171,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         summary: 'Upload the policy document (PDF, TXT or MD, at most 10 MB; multipart field "file")',
         description: 'Replaces any earlier document. Its text, converted to Markdown, becomes the policy\'s source_text.',
         params: PolicyParams,
+        body: { content: { 'multipart/form-data': { schema: DocumentUploadBody } } },
         response: { 200: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 413: e413, 415: e415, 422: e422 },
       },
     },

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { EpochSeconds, Nullable, Uuid } from '../../http/schemas.js';
+import { Defaulted, EpochSeconds, Nullable, Uuid } from '../../http/schemas.js';
 
 const enumOf = <const T extends readonly string[]>(values: T, title: string, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], title, ...(description ? { description } : {}) });
@@ -24,9 +24,6 @@ export const PolicyStatusSchema = enumOf(POLICY_STATUSES, 'PolicyStatus');
 export const RuleTypeSchema = enumOf(RULE_TYPES, 'RuleType');
 export const RuleStatusSchema = enumOf(RULE_STATUSES, 'RuleStatus');
 export const SeveritySchema = enumOf(SEVERITIES, 'Severity');
-export const ConsequenceActionSchema = enumOf(CONSEQUENCE_ACTIONS, 'ConsequenceAction', 'What the guardrail does when the rule is violated');
-export const AssigneeSchema = enumOf(ASSIGNEES, 'Assignee', 'Who must comply');
-export const ConstraintLogicSchema = enumOf(CONSTRAINT_LOGICS, 'ConstraintLogic', 'How the constraints combine');
 export const ConstraintOperatorSchema = enumOf(CONSTRAINT_OPERATORS, 'ConstraintOperator');
 
 const Str = (max: number, options: { minLength?: number; description?: string } = {}) => Type.String({ maxLength: max, ...options });
@@ -94,10 +91,15 @@ export const PolicyUpdate = Type.Object(
 export type PolicyUpdateBody = Static<typeof PolicyUpdate>;
 
 const Limit = (max: number, dflt: number) =>
-  Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` });
-const Offset = () => Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' });
+  Defaulted(Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` }));
+const Offset = () => Defaulted(Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }));
+
+/** An addition to the reference (as on the agent operations): members of several teams choose one. */
+const TeamIdQuery = () => Opt(Uuid({ description: 'Act on this team (one of yours; default: your primary team). An addition to the reference' }));
+export const TeamQuery = Type.Object({ team_id: TeamIdQuery() });
 
 export const PolicyListQuery = Type.Object({
+  team_id: TeamIdQuery(),
   category: Opt(PolicyCategorySchema),
   status: Opt(PolicyStatusSchema),
   search: Opt(Str(255, { description: 'Case-insensitive substring of the name or description' })),
@@ -108,7 +110,7 @@ export type PolicyListInput = Static<typeof PolicyListQuery>;
 
 export const PresetListQuery = Type.Object({ category: Opt(PolicyCategorySchema), limit: Limit(1000, 100), offset: Offset() });
 export const PresetParams = Type.Object({ preset_id: Uuid() });
-export const PresetCopyQuery = Type.Object({ name_override: Opt(Str(255, { minLength: 1 })) });
+export const PresetCopyQuery = Type.Object({ name_override: Opt(Str(255, { minLength: 1 })), team_id: TeamIdQuery() });
 
 export const PolicyListResponse = Type.Object({ results: Type.Array(Policy), total: Type.Integer() }, { title: 'PolicyListResponse' });
 
@@ -116,35 +118,81 @@ export const PolicyParams = Type.Object({ policy_id: Uuid() });
 
 // ---------------------------------------------------------------- rules
 
+/** Any string, as the reference; CONSTRAINT_LOGICS are the values Warden writes and suggests. */
+const ConstraintLogic = () => Str(255, { description: `How the constraints combine; suggested: ${CONSTRAINT_LOGICS.join(', ')}` });
+
+/** Most keys a consequence may carry (action, severity, message and a client's own). */
+const CONSEQUENCE_MAX_KEYS = 32;
+
+/**
+ * The reference types `consequence.action` as any string and keeps a client's extra keys (its
+ * consequence is `RuleConsequence | free-form object`), so Warden does too: CONSEQUENCE_ACTIONS
+ * are the values Warden suggests and extraction uses, not the only ones accepted. `severity`
+ * stays the reference's Severity enum (docs/policies.md, "Rule bodies").
+ */
 export const RuleConsequence = Type.Object(
   {
-    action: ConsequenceActionSchema,
+    action: Type.String({ description: `What the guardrail does when the rule is violated; suggested: ${CONSEQUENCE_ACTIONS.join(', ')}` }),
     severity: SeveritySchema,
     message: Nullable(Type.String()),
   },
-  { title: 'RuleConsequence' },
+  { title: 'RuleConsequence', additionalProperties: true },
 );
 
 export const RuleConsequenceInput = Type.Object(
   {
-    action: Type.Optional(enumOf(CONSEQUENCE_ACTIONS, 'ConsequenceAction', 'default warn')),
+    action: Type.Optional(Str(255, { description: `default warn; suggested: ${CONSEQUENCE_ACTIONS.join(', ')}` })),
     severity: Type.Optional(enumOf(SEVERITIES, 'Severity', 'default medium')),
     message: OptNullable(Str(2_000)),
   },
-  { title: 'RuleConsequence' },
+  { title: 'RuleConsequence', additionalProperties: true, maxProperties: CONSEQUENCE_MAX_KEYS },
 );
 
 const ConstraintValue = Type.Union([Str(1_000), Type.Integer(), Type.Number(), Type.Boolean(), Type.Array(Str(1_000), { maxItems: 200 })]);
 
-export const RuleConstraint = Type.Object(
+/**
+ * The constraint shape Warden writes (presets, extraction) and can evaluate: the four fields,
+ * `operator` one of CONSTRAINT_OPERATORS. Extraction keeps only constraints of this shape.
+ */
+export const StructuredConstraint = Type.Object(
   {
     condition_type: Str(64, { minLength: 1, description: 'What is tested: content, context, data, user, purpose, time, channel or custom' }),
     field: Str(255, { minLength: 1 }),
     operator: ConstraintOperatorSchema,
     value: ConstraintValue,
   },
+  { title: 'StructuredConstraint' },
+);
+
+/** The reference's RuleConstraint: the four fields, `operator` any string. */
+export const RuleConstraint = Type.Object(
+  {
+    condition_type: Type.String(),
+    field: Type.String(),
+    operator: Type.String({ description: `suggested: ${CONSTRAINT_OPERATORS.join(', ')}` }),
+    value: Type.Union([Type.String(), Type.Integer(), Type.Number(), Type.Boolean(), Type.Array(Type.String())]),
+  },
   { title: 'RuleConstraint' },
 );
+
+/** Most keys a free-form constraint may carry. */
+const CONSTRAINT_MAX_KEYS = 32;
+const MAX_CONSTRAINTS = 50;
+/**
+ * As the reference: a list of RuleConstraint, or a list of free-form objects (kept as sent).
+ * A free-form object matches every RuleConstraint too, so this accepts any list of objects.
+ */
+const ConstraintsInput = () =>
+  Type.Union(
+    [
+      Type.Array(RuleConstraint, { maxItems: MAX_CONSTRAINTS }),
+      Type.Array(Type.Object({}, { additionalProperties: true, maxProperties: CONSTRAINT_MAX_KEYS }), { maxItems: MAX_CONSTRAINTS }),
+    ],
+    { description: `At most ${MAX_CONSTRAINTS}; RuleConstraint items or free-form objects` },
+  );
+
+/** Longest quoted passage a rule's provenance keeps (about eight pages of text); extraction drops longer quotes. */
+export const RULE_SOURCE_TEXT_MAX = 20_000;
 
 export const SourceLocation = Type.Object(
   {
@@ -152,7 +200,7 @@ export const SourceLocation = Type.Object(
     paragraph: OptNullable(Type.Integer({ minimum: 0 })),
     char_start: OptNullable(Type.Integer({ minimum: 0 })),
     char_end: OptNullable(Type.Integer({ minimum: 0 })),
-    source_text: OptNullable(Str(20_000)),
+    source_text: OptNullable(Str(RULE_SOURCE_TEXT_MAX)),
   },
   { title: 'SourceLocation' },
 );
@@ -177,7 +225,7 @@ export const PolicyRule = Type.Object(
     action: Type.String(),
     target: Nullable(Type.String()),
     assignee: Nullable(Type.String()),
-    constraints: Type.Array(RuleConstraint),
+    constraints: Type.Array(Type.Union([RuleConstraint, Type.Object({}, { additionalProperties: true })])),
     constraint_logic: Type.String(),
     consequence: RuleConsequence,
     natural_language: Type.String(),
@@ -201,9 +249,9 @@ const ruleContent = {
   rule_type: OptNullable(RuleTypeSchema),
   action: OptNullable(Str(100, { minLength: 1 })),
   target: OptNullable(Str(500)),
-  assignee: OptNullable(AssigneeSchema),
-  constraints: OptNullable(Type.Array(RuleConstraint, { maxItems: 50 })),
-  constraint_logic: OptNullable(ConstraintLogicSchema),
+  assignee: OptNullable(Str(255, { description: `Who must comply; suggested: ${ASSIGNEES.join(', ')}` })),
+  constraints: OptNullable(ConstraintsInput()),
+  constraint_logic: OptNullable(ConstraintLogic()),
   consequence: OptNullable(RuleConsequenceInput),
   natural_language: OptNullable(Str(10_000, { minLength: 1 })),
   category: OptNullable(PolicyCategorySchema),
@@ -220,6 +268,10 @@ export const PolicyRuleCreate = Type.Object(
     action: Str(100, { minLength: 1 }),
     consequence: RuleConsequenceInput,
     natural_language: Str(10_000, { minLength: 1 }),
+    // Not nullable in the reference's PolicyRuleCreate: null is a 422 there, and here.
+    constraints: Opt(ConstraintsInput()),
+    constraint_logic: Opt(ConstraintLogic()),
+    category: Opt(PolicyCategorySchema),
     conditions: OptNullable(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50, description: 'Accepted and ignored (use constraints)' })),
     status: Type.Optional(RuleStatusSchema),
   },
@@ -244,6 +296,7 @@ export const PolicyRuleListResponse = Type.Object({ results: Type.Array(PolicyRu
 
 /** GET /v1/rules/ (seed 4.3, CONTRACT.md). */
 export const RuleListQuery = Type.Object({
+  team_id: TeamIdQuery(),
   policy_id: Opt(Uuid()),
   status: Opt(RuleStatusSchema),
   category: Opt(PolicyCategorySchema),
@@ -263,4 +316,10 @@ export const ExtractionResponse = Type.Object(
     skipped: Type.Integer({ description: "Rules the model proposed that were dropped (invalid, or their source text is not in the document)" }),
   },
   { title: 'RuleExtractionResponse' },
+);
+
+/** The upload's body, as the reference describes it (the route reads the stream itself). */
+export const DocumentUploadBody = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'The document: PDF, TXT or MD, at most 10 MB' }) },
+  { title: 'Body_upload_file_v1_policies__policy_id__upload_post' },
 );

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { loadPolicy } from './policies.access.js';
+import { ID_IN_USE, loadPolicy } from './policies.access.js';
 import { json, toPolicy } from './policies.mapping.js';
 import type { PolicyPatch, PolicyRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
@@ -17,7 +17,7 @@ import { findPreset, PRESETS } from './presets.js';
 import { presetRules, presetToPolicy } from './presets.view.js';
 import { buildRuleRow } from './rules.build.js';
 
-type PolicyDeps = Pick<Deps, 'db' | 'now'>;
+type PolicyDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
 
 /**
  * A policy becomes active only when it has rules and every one of them is approved; the
@@ -34,24 +34,24 @@ async function assertActivatable(db: Kysely<DB>, policyId: string): Promise<void
 }
 
 export function createPolicyService(deps: PolicyDeps) {
-  const { db, now } = deps;
+  const { db, dialect, now } = deps;
 
   async function insertOrConflict(fn: () => Promise<void>) {
     try {
       await fn();
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('A policy or rule with this id already exists');
+      if (isUniqueViolation(error)) throw conflict(ID_IN_USE);
       throw error;
     }
   }
 
   return {
-    async create(principal: Principal, input: PolicyCreateBody) {
+    async create(principal: Principal, teamIdParam: string | undefined, input: PolicyCreateBody) {
       requireAnywhere(principal, 'policy:write');
-      const teamId = resolveTeam(principal, undefined);
+      const teamId = resolveTeam(principal, teamIdParam);
       authorize(principal, 'policy:write', teamId, 'Team');
       const body = Value.Clean(PolicyCreate, structuredClone(input)) as PolicyCreateBody;
-      if (body.id != null && findPreset(body.id) !== undefined) throw conflict('A policy or rule with this id already exists');
+      if (body.id != null && findPreset(body.id) !== undefined) throw conflict(ID_IN_USE);
       const at = now();
       const row: PolicyRow = {
         id: body.id ?? newId(),
@@ -80,10 +80,10 @@ export function createPolicyService(deps: PolicyDeps) {
 
     async list(principal: Principal, input: PolicyListInput) {
       requireAnywhere(principal, 'policy:read');
-      const teamId = resolveTeam(principal, undefined);
+      const teamId = resolveTeam(principal, input.team_id);
       authorize(principal, 'policy:read', teamId, 'Team');
       const filter = { teamId, category: input.category, status: input.status, search: input.search };
-      const [rows, total] = await Promise.all([repo.listPolicies(db, filter, input.limit, input.offset), repo.countPolicies(db, filter)]);
+      const { rows, total } = await repo.listPoliciesWithTotal(db, dialect, filter, input.limit, input.offset);
       return { results: rows.map(toPolicy), total };
     },
 
@@ -107,8 +107,9 @@ export function createPolicyService(deps: PolicyDeps) {
       if (body.source_text !== undefined) patch.source_text = body.source_text;
       if (body.tags !== undefined) patch.tags = json(body.tags);
       return db.transaction().execute(async (trx) => {
-        // Setting the status to active is an activation: the same rule applies.
-        if (patch.status === 'active' && current.status !== 'active') await assertActivatable(trx, id);
+        // Setting the status to active is an activation: the same check as POST …/activate,
+        // also on a policy already active (a rule added since may not be approved yet).
+        if (patch.status === 'active') await assertActivatable(trx, id);
         const updated = await repo.updatePolicy(trx, id, patch);
         if (updated === undefined) throw notFound('Policy');
         return toPolicy(updated);
@@ -142,11 +143,12 @@ export function createPolicyService(deps: PolicyDeps) {
      * Copies a preset into the caller's team: a draft policy with the preset's text and a
      * draft copy of each of its rules, which the team reviews before activating.
      */
-    async copyPreset(principal: Principal, presetId: string, nameOverride: string | undefined) {
+    async copyPreset(principal: Principal, presetId: string, options: { name_override?: string | undefined; team_id?: string | undefined }) {
       requireAnywhere(principal, 'policy:write');
       const preset = findPreset(presetId);
       if (preset === undefined) throw notFound('Preset');
-      const teamId = resolveTeam(principal, undefined);
+      const nameOverride = options.name_override;
+      const teamId = resolveTeam(principal, options.team_id);
       authorize(principal, 'policy:write', teamId, 'Team');
       const at = now();
       const row: PolicyRow = {

@@ -5,7 +5,7 @@ import { createPolicyService } from './policies.service.js';
 import { createRuleService } from './rules.service.js';
 
 /** The services of the policies feature, built together and handed to its routes. */
-export function buildPolicyServices(deps: Pick<Deps, 'db' | 'now' | 'llm' | 'readVersion'>) {
+export function buildPolicyServices(deps: Pick<Deps, 'db' | 'dialect' | 'now' | 'llm' | 'readVersion'>) {
   return {
     policies: createPolicyService(deps),
     rules: createRuleService(deps),

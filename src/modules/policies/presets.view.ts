@@ -32,7 +32,7 @@ export function presetRules(preset: Preset): PolicyRuleOut[] {
   return preset.rules.map((r) => ({
     ...r,
     policy_id: preset.id,
-    constraints: r.constraints.map((c) => ({ ...c, operator: c.operator as PolicyRuleOut['constraints'][number]['operator'] })),
+    constraints: r.constraints.map((c) => ({ ...c })),
     provenance: normaliseProvenance({ extracted_by: 'manual', source_location: locateSource(preset.source_text, { source_text: r.natural_language }) ?? null }),
     tags: [...r.tags],
     status: 'approved',

@@ -4,13 +4,17 @@ import { newId } from '../../ids.js';
 import { json, normaliseProvenance } from './policies.mapping.js';
 import type { PolicyRuleCreateBody, RuleProvenanceValue } from './policies.schemas.js';
 
-type ConsequenceInput = { action?: string | undefined; severity?: string | undefined; message?: string | null | undefined };
+type ConsequenceInput = { action?: string | undefined; severity?: string | undefined; message?: string | null | undefined; [key: string]: unknown };
 
-/** A consequence as stored and answered: every field present, with the defaults of RuleConsequence. */
-export const normaliseConsequence = (c: ConsequenceInput) => ({
-  action: c.action ?? 'warn',
-  severity: c.severity ?? 'medium',
-  message: c.message ?? null,
+/**
+ * A consequence as stored and answered: action, severity and message always present (with the
+ * defaults of RuleConsequence), and any other key the client sent kept as it was sent.
+ */
+export const normaliseConsequence = ({ action, severity, message, ...extra }: ConsequenceInput) => ({
+  ...extra,
+  action: action ?? 'warn',
+  severity: severity ?? 'medium',
+  message: message ?? null,
 });
 
 /** rule_id when none is given: short, readable and unique enough to tell rules apart in a list. */

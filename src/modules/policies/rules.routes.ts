@@ -18,6 +18,8 @@ import type { PolicyServices } from './policies.services.js';
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'policy-rules'];
+/** A policy's rules are reached under /v1/policies, which the reference tags `policies`. */
+const policyTags = ['Agent Environment', 'policies'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
 export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, { rules }) => {
@@ -25,7 +27,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app,
     '/v1/policies/:policy_id/rules',
     {
       schema: {
-        tags,
+        tags: policyTags,
         summary: "A policy's rules, in creation order",
         params: PolicyParams,
         querystring: PolicyRulesQuery,
@@ -39,7 +41,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app,
     '/v1/policies/:policy_id/rules',
     {
       schema: {
-        tags,
+        tags: policyTags,
         summary: 'Create a rule by hand',
         params: PolicyParams,
         body: PolicyRuleCreate,
@@ -56,7 +58,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app,
         tags,
         summary: "List your team's rules (seed 4.3): creation order, count of all matching rules",
         querystring: RuleListQuery,
-        response: { 200: RuleListResponse, 400: e400, 401: e401, 403: e403, 422: e422 },
+        response: { 200: RuleListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
       },
     },
     async (request) => rules.list(request.principal, request.query),

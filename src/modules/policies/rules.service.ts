@@ -4,8 +4,8 @@ import { createVersionedMemo } from '../../db/versioned-memo.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
-import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { loadPolicy, loadRule } from './policies.access.js';
+import { authorize, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { ID_IN_USE, loadPolicy, loadRule } from './policies.access.js';
 import { json, normaliseProvenance, toRule } from './policies.mapping.js';
 import type { RulePatch, RuleRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
@@ -15,7 +15,7 @@ import { findPreset } from './presets.js';
 import { presetRules } from './presets.view.js';
 import { buildRuleRow, normaliseConsequence } from './rules.build.js';
 
-type RuleDeps = Pick<Deps, 'db' | 'now' | 'readVersion'>;
+type RuleDeps = Pick<Deps, 'db' | 'dialect' | 'now' | 'readVersion'>;
 
 /**
  * The columns that say what a rule means. Changing one of them on an approved or rejected
@@ -43,11 +43,28 @@ function patchFrom(body: PolicyRuleUpdateBody): RulePatch {
   return patch;
 }
 
+/** JSON columns: the same value with its object keys in another order is not a change. */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['constraints', 'consequence']);
+
+/** JSON text with every object's keys sorted (arrays keep their order: it may mean something). */
+export const canonicalJson = (text: string): string =>
+  JSON.stringify(JSON.parse(text), (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+
+function sameValue(column: string, next: unknown, current: unknown): boolean {
+  if (next === current) return true;
+  if (JSON_COLUMNS.has(column) && typeof next === 'string' && typeof current === 'string') return canonicalJson(next) === canonicalJson(current);
+  return false;
+}
+
 const changesMeaning = (patch: RulePatch, current: RuleRow) =>
-  MEANING_COLUMNS.some((column) => patch[column] !== undefined && patch[column] !== current[column]);
+  MEANING_COLUMNS.some((column) => patch[column] !== undefined && !sameValue(column, patch[column], current[column]));
 
 export function createRuleService(deps: RuleDeps) {
-  const { db, now } = deps;
+  const { db, dialect, now } = deps;
   /** Where deep pages start (policies.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
   const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(deps.readVersion);
 
@@ -83,28 +100,34 @@ export function createRuleService(deps: RuleDeps) {
       try {
         await repo.insertRules(db, [row]);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('A rule with this id already exists');
+        if (isUniqueViolation(error)) throw conflict(ID_IN_USE);
         throw error;
       }
       return toRule(row as RuleRow);
     },
 
     /**
-     * GET /v1/rules/ (seed 4.3, CONTRACT.md): the rules of the policies of the caller's team,
-     * which for this operation (it has no team_id) is the caller's primary team. `policy_id`
-     * narrows that set: a policy of another team gives an empty page, so the filter never tells
-     * whether another team's policy exists.
+     * GET /v1/rules/ (seed 4.3, CONTRACT.md): the rules of the policies of the caller's team
+     * (its primary team, or the `team_id` given). With `policy_id`, that policy's rules when the
+     * caller may read it, whichever of their teams it is in; otherwise an empty page, so the
+     * filter never tells whether another team's policy exists.
      */
     async list(principal: Principal, input: RuleListInput) {
       requireAnywhere(principal, 'policy:read');
-      const teamId = resolveTeam(principal, undefined);
-      authorize(principal, 'policy:read', teamId, 'Team');
+      const { status, category } = input;
+      if (input.team_id !== undefined) authorize(principal, 'policy:read', resolveTeam(principal, input.team_id), 'Team');
+      let filter: repo.RuleListFilter;
       if (input.policy_id !== undefined) {
         // The repo leaves the team out of a policy's query (its team is implied): check it here.
         const policy = await repo.findPolicy(db, input.policy_id);
-        if (policy === undefined || policy.team_id !== teamId) return { results: [], count: 0 };
+        const readable = policy !== undefined && holds(principal, 'policy:read', policy.team_id) && (input.team_id === undefined || input.team_id === policy.team_id);
+        if (!readable) return { results: [], count: 0 };
+        filter = { policyId: input.policy_id, status, category };
+      } else {
+        const teamId = resolveTeam(principal, input.team_id);
+        authorize(principal, 'policy:read', teamId, 'Team');
+        filter = { teamId, status, category };
       }
-      const filter = { teamId, policyId: input.policy_id, status: input.status, category: input.category };
       const [rows, count] = await Promise.all([repo.listRules(db, filter, input.limit, input.offset, anchors), repo.countRules(db, filter)]);
       return { results: rows.map(toRule), count };
     },
@@ -121,19 +144,25 @@ export function createRuleService(deps: RuleDeps) {
      */
     async update(principal: Principal, id: string, input: PolicyRuleUpdateBody) {
       requireAnywhere(principal, 'policy:write');
-      const current = await loadRule(db, principal, id, 'policy:write');
       const body = Value.Clean(PolicyRuleUpdate, structuredClone(input)) as PolicyRuleUpdateBody;
-      const at = now();
-      const patch = patchFrom(body);
-      if (body.status != null) {
-        patch.status = body.status;
-        if (body.status === 'approved' || body.status === 'rejected') Object.assign(patch, { reviewed_by: principal.userId, reviewed_at: at });
-      } else if ((current.status === 'approved' || current.status === 'rejected') && changesMeaning(patch, current)) {
-        patch.status = 'modified';
-      }
-      const updated = await repo.updateRule(db, id, { ...patch, updated_at: at });
-      if (updated === undefined) throw notFound('Rule');
-      return toRule(updated);
+      // Read, decide and write in one transaction with the row locked: a concurrent approve,
+      // reject or PATCH waits, so this decision is taken on the status it overwrites.
+      return db.transaction().execute(async (trx) => {
+        const current = await repo.findRuleForUpdate(trx, dialect, id);
+        if (current === undefined) throw notFound('Rule');
+        authorize(principal, 'policy:write', current.team_id, 'Rule');
+        const at = now();
+        const patch = patchFrom(body);
+        if (body.status != null) {
+          patch.status = body.status;
+          if (body.status === 'approved' || body.status === 'rejected') Object.assign(patch, { reviewed_by: principal.userId, reviewed_at: at });
+        } else if ((current.status === 'approved' || current.status === 'rejected') && changesMeaning(patch, current)) {
+          patch.status = 'modified';
+        }
+        const updated = await repo.updateRule(trx, id, { ...patch, updated_at: at });
+        if (updated === undefined) throw notFound('Rule');
+        return toRule(updated);
+      });
     },
 
     async remove(principal: Principal, id: string) {
