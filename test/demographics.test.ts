@@ -163,6 +163,24 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expectDetail(await call('GET', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token), 404);
     });
 
+    it('accepts what the reference accepts: an empty bulk list, any 32-bit sort_order', async () => {
+      const dimension = await createDimension();
+      const empty = await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [] });
+      expect(empty.statusCode, empty.body).toBe(201);
+      expect(empty.json()).toEqual([]);
+      expect((await call('GET', `${base}/${dimension.id}/values`, world.admin.token)).json().count).toBe(0);
+      expectDetail(await call('POST', `${base}/019b7a11-0000-7000-8000-000000000000/values/bulk`, world.admin.token, { values: [] }), 404);
+      expectDetail(await call('POST', `${base}/${dimension.id}/values/bulk`, world.teamA.owner.token, { values: [] }), 403);
+
+      const far = await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'last', sort_order: 2_000_000_000 });
+      expect(far.statusCode, far.body).toBe(201);
+      expect(far.json().sort_order).toBe(2_000_000_000);
+      const first = await call('PUT', `${base}/values/${far.json().id}`, world.admin.token, { sort_order: -2_000_000_000 });
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json().sort_order).toBe(-2_000_000_000);
+      expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 2 ** 31 }), ['body', 'sort_order'], 'less_than_equal');
+    });
+
     it('answers 401 without a credential and 403 to writers who are not super admins', async () => {
       const dimension = await createDimension();
       const [value] = (await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [{ value: 'v' }] })).json();

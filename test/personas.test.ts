@@ -86,11 +86,34 @@ describe('POST /v1/personas/', () => {
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: '', role: 'y' }), ['body', 'name'], 'string_too_short');
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'r'.repeat(101) }), ['body', 'role'], 'string_too_long');
     expect422(await call('POST', '/v1/personas/', token, { team_id: 'nope', name: 'x', role: 'y' }), ['body', 'team_id'], 'uuid_parsing');
-    expect422(
-      await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: { privilege_level: 'root' } }),
-      ['body', 'access_permissions', 'privilege_level'],
-      'enum',
-    );
+    expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: 'admin' }), ['body', 'access_permissions'], 'model_attributes_type');
+  });
+
+  it('accepts free-form access_permissions (the reference: PersonaAccessPermissions or any object), kept as sent', async () => {
+    const freeForm = { privilege_level: 'root', allowed_agents: 'all', scopes: { billing: ['read'] } };
+    const persona = await createPersona(world.teamA.member.token, world.teamA.id, { access_permissions: freeForm });
+    expectReferenceShape(persona, 'Persona');
+    expect(persona.access_permissions).toEqual(freeForm);
+    const empty = await createPersona(world.teamA.member.token, world.teamA.id, { access_permissions: {} });
+    expect(empty.access_permissions).toEqual({ privilege_level: 'user', allowed_agents: null, allowed_tools: null, restricted_actions: null, data_access_scope: null });
+    const updated = await call('PUT', `/v1/personas/${empty.id}`, world.teamA.member.token, { access_permissions: { role: 'auditor' } });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().access_permissions).toEqual({ role: 'auditor', privilege_level: 'user', allowed_agents: null, allowed_tools: null, restricted_actions: null, data_access_scope: null });
+    const custom = await call('PUT', `/v1/personas/${empty.id}`, world.teamA.member.token, { access_permissions: { data_access_scope: 'planet' } });
+    expect(custom.statusCode, custom.body).toBe(200);
+    expect(custom.json().access_permissions).toEqual({ data_access_scope: 'planet' });
+    expect((await call('GET', `/v1/personas/${empty.id}`, world.teamA.member.token)).json().access_permissions).toEqual({ data_access_scope: 'planet' });
+  });
+
+  it('accepts any language, as the reference (no minimum length)', async () => {
+    const blank = await createPersona(world.teamA.member.token, world.teamA.id, { language: '' });
+    expect(blank.language).toBe('');
+    const named = await createPersona(world.teamA.member.token, world.teamA.id, { language: 'Portuguese (Brazil), informal register' });
+    expect(named.language).toBe('Portuguese (Brazil), informal register');
+    const updated = await call('PUT', `/v1/personas/${named.id}`, world.teamA.member.token, { language: '' });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().language).toBe('');
+    expectReferenceShape(updated.json(), 'Persona');
   });
 
   it('answers 401 without a credential, 404 for a team the caller cannot see, 403 for a read-only key', async () => {
@@ -290,6 +313,26 @@ describe('presets', () => {
     const inTeam = await call('POST', `/v1/personas/from-preset/${preset.id}?team_id=${world.teamB.id}`, world.admin.token, null);
     expect(inTeam.statusCode, inTeam.body).toBe(201);
     expect(inTeam.json().team_id).toBe(world.teamB.id);
+  });
+
+  it('creates from a preset with an empty object, an empty body or an empty name_override', async () => {
+    const [preset] = (await call('GET', '/v1/personas/presets/', world.teamA.member.token)).json().results;
+    const url = `/v1/personas/from-preset/${preset.id}`;
+    const headers = bearer(world.teamA.member.token);
+    const bodies = [
+      { headers, payload: {} },
+      { headers, payload: { name_override: null } },
+      { headers, payload: { name_override: '' } },
+      { headers: { ...headers, 'content-type': 'application/json' }, payload: '' },
+      { headers: { ...headers, 'content-type': 'application/json' }, payload: 'null' },
+      { headers },
+    ];
+    for (const request of bodies) {
+      const res = await t.app.inject({ method: 'POST', url, ...request });
+      expect(res.statusCode, `${JSON.stringify(request.payload)}: ${res.body}`).toBe(201);
+      expectReferenceShape(res.json(), 'Persona');
+      expect(res.json()).toMatchObject({ name: preset.name, team_id: world.teamA.id, role: preset.role, access_permissions: preset.access_permissions });
+    }
   });
 
   it('refuses an unknown preset, a bad body, other teams and read-only keys', async () => {

@@ -55,6 +55,10 @@ export const DemographicDimensionUpdate = Type.Object(
 );
 export type DemographicDimensionUpdateBody = Static<typeof DemographicDimensionUpdate>;
 
+/** `sort_order` is an `integer` column: the 32-bit range both engines store. */
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
 const Metadata = () => Type.Object({}, { additionalProperties: true, maxProperties: 100 });
 
 export const DemographicValueCreate = Type.Object(
@@ -62,7 +66,7 @@ export const DemographicValueCreate = Type.Object(
     value: Str(255, { minLength: 1 }),
     display_name: OptNullable(Str(255)),
     metadata: OptNullable(Metadata()),
-    sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, default: 0 })),
+    sort_order: Type.Optional(Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX, default: 0 })),
   },
   { title: 'DemographicValueCreate' },
 );
@@ -73,14 +77,14 @@ export const DemographicValueUpdate = Type.Object(
     value: OptNullable(Str(255, { minLength: 1 })),
     display_name: OptNullable(Str(255)),
     metadata: OptNullable(Metadata()),
-    sort_order: OptNullable(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+    sort_order: OptNullable(Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX })),
   },
   { title: 'DemographicValueUpdate' },
 );
 export type DemographicValueUpdateBody = Static<typeof DemographicValueUpdate>;
 
 export const BulkValuesRequest = Type.Object(
-  { values: Type.Array(DemographicValueCreate, { minItems: 1, maxItems: 1000 }) },
+  { values: Type.Array(DemographicValueCreate, { maxItems: 1000, description: 'Up to 1 000 values; an empty list adds nothing' }) },
   { title: 'BulkValuesRequest' },
 );
 

@@ -28,10 +28,7 @@ const Str = (max: number, options: { minLength?: number; description?: string } 
 const OptNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Names = () => Type.Array(Str(255), { maxItems: 200 });
 
-/**
- * The known keys are checked (a misspelt privilege level is a 422, not silently stored);
- * other keys are kept, as the reference's "or a free-form object" branch allows.
- */
+/** The reference's typed shape: a value that matches it is stored completed (see personas.mapping.ts). */
 export const PersonaAccessPermissions = Type.Object(
   {
     privilege_level: Type.Optional(PrivilegeLevelSchema),
@@ -40,9 +37,16 @@ export const PersonaAccessPermissions = Type.Object(
     restricted_actions: OptNullable(Names()),
     data_access_scope: OptNullable(DataAccessScopeSchema),
   },
-  { title: 'PersonaAccessPermissions', additionalProperties: true, maxProperties: 50 },
+  { title: 'PersonaAccessPermissions', additionalProperties: true },
 );
 export type PersonaAccessPermissionsIn = Static<typeof PersonaAccessPermissions>;
+
+/**
+ * The reference's `PersonaAccessPermissions | {free-form object} | null`: any JSON object is
+ * accepted. One that does not match the typed shape (e.g. a privilege level of its own) is
+ * kept as sent, as the reference's free-form branch keeps it.
+ */
+const AccessPermissionsInput = Type.Union([PersonaAccessPermissions, FreeObject()], { title: 'Access Permissions' });
 
 export const Persona = Type.Object(
   {
@@ -72,7 +76,7 @@ export type PersonaOut = Static<typeof Persona>;
 const describedFields = {
   description: OptNullable(Str(10_000)),
   role_description: OptNullable(Str(10_000)),
-  access_permissions: OptNullable(PersonaAccessPermissions),
+  access_permissions: OptNullable(AccessPermissionsInput),
   preset_category: OptNullable(Str(100)),
   tags: OptNullable(Type.Array(Str(100), { maxItems: 50 })),
   icon_filename: OptNullable(Str(255)),
@@ -87,13 +91,14 @@ export const PersonaCreate = Type.Object(
     knowledge_level: Type.Optional(KnowledgeLevelSchema),
     skill_level: Type.Optional(SkillLevelSchema),
     intent: Type.Optional(IntentSchema),
-    language: Type.Optional(Str(35, { minLength: 1 })),
+    language: Type.Optional(Str(100, { description: 'A language tag or name (default "en")' })),
     is_preset: Type.Optional(Type.Boolean()),
     ...describedFields,
   },
   { title: 'PersonaCreate' },
 );
 export type PersonaCreateBody = Static<typeof PersonaCreate>;
+export type AccessPermissionsBody = NonNullable<PersonaCreateBody['access_permissions']>;
 
 export const PersonaUpdate = Type.Object(
   {
@@ -102,7 +107,7 @@ export const PersonaUpdate = Type.Object(
     knowledge_level: OptNullable(KnowledgeLevelSchema),
     skill_level: OptNullable(SkillLevelSchema),
     intent: OptNullable(IntentSchema),
-    language: OptNullable(Str(35, { minLength: 1 })),
+    language: OptNullable(Str(100)),
     is_preset: OptNullable(Type.Boolean()),
     ...describedFields,
   },
@@ -114,7 +119,7 @@ export const PersonaUpdate = Type.Object(
 export type PersonaUpdateBody = Static<typeof PersonaUpdate>;
 
 export const CreateFromPresetRequest = Type.Object(
-  { name_override: OptNullable(Str(255, { minLength: 1 })) },
+  { name_override: OptNullable(Str(255, { description: "The new persona's name (absent, null or empty: the preset's)" })) },
   { title: 'CreateFromPresetRequest' },
 );
 
