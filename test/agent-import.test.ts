@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
-import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
+import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
 let world: World;
@@ -272,6 +272,16 @@ describe('POST /v1/agent-configurations/import with source_code (white box)', ()
 });
 
 describe('the import request', () => {
+  it("is published as the reference's: rate_limit_requests_per_minute optional (default 100)", async () => {
+    const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/v1/agent-configurations/import', '/v1/agent-configurations/import/validate']) {
+      expectParametersLikeReference(ours, 'post', path);
+      const body = ours.paths[path].post.requestBody.content['application/json'].schema;
+      expect(body.required ?? []).not.toContain('rate_limit_requests_per_minute');
+      expect(body.properties.rate_limit_requests_per_minute.default).toBe(100);
+    }
+  });
+
   it('needs exactly one of agent_url, agent_card or source_code', async () => {
     const none = await importAgent({ override_name: 'x' });
     expect422(none, ['body'], 'value_error');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
-import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
+import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
 let world: World;
@@ -161,6 +161,26 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 1.5 }), ['body', 'sort_order'], 'int_parsing');
       expectDetail(await call('POST', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token, { value: 'x' }), 404);
       expectDetail(await call('GET', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token), 404);
+    });
+
+    it("declares the reference's parameters in /openapi.json: limit and offset optional with its defaults", async () => {
+      const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const operations: Array<[string, string]> = [
+        ['get', '/'],
+        ['post', '/'],
+        ['get', '/{dimension_id}'],
+        ['put', '/{dimension_id}'],
+        ['delete', '/{dimension_id}'],
+        ['get', '/by-name/{name}'],
+        ['get', '/{dimension_id}/values'],
+        ['post', '/{dimension_id}/values'],
+        ['post', '/{dimension_id}/values/bulk'],
+        ['put', '/values/{value_id}'],
+        ['delete', '/values/{value_id}'],
+      ];
+      for (const [method, path] of operations) expectParametersLikeReference(ours, method, `${base}${path}`);
+      const values = (await call('GET', `${base}/${(await createDimension()).id}/values`, world.admin.token)).json();
+      expect(values).toEqual({ results: [], count: 0 });
     });
 
     it('accepts what the reference accepts: an empty bulk list, any 32-bit sort_order', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createTeam, createWorld, type World } from './helpers/factories.js';
-import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
+import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
 let world: World;
@@ -344,5 +344,29 @@ describe('presets', () => {
     const readOnly = await createApiKey(t.app, world.teamA.member.token, ['persona:read']);
     expectDetail(await call('POST', `/v1/personas/from-preset/${preset.id}`, readOnly, {}), 403);
     expectDetail(await call('POST', `/v1/personas/from-preset/${preset.id}`, null, {}), 401);
+  });
+});
+
+describe('/openapi.json', () => {
+  it("declares the reference's parameters for every persona operation: defaulted ones (limit, offset) optional, the from-preset body optional", async () => {
+    const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operations: Array<[string, string]> = [
+      ['get', '/v1/personas/'],
+      ['post', '/v1/personas/'],
+      ['get', '/v1/personas/presets/'],
+      ['post', '/v1/personas/from-preset/{preset_id}'],
+      ['get', '/v1/personas/{id}'],
+      ['put', '/v1/personas/{id}'],
+      ['delete', '/v1/personas/{id}'],
+    ];
+    for (const [method, path] of operations) expectParametersLikeReference(ours, method, path);
+    const limit = ours.paths['/v1/personas/'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit).toMatchObject({ in: 'query', required: false, schema: { default: 10, minimum: 1, maximum: 100 } });
+  });
+
+  it('fills the defaults when limit and offset are absent', async () => {
+    const res = await call('GET', '/v1/personas/presets/', world.teamA.member.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().results.length).toBe(res.json().total);
   });
 });
