@@ -74,6 +74,22 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expect422(await call('GET', `${base}/not-a-uuid`, world.teamA.member.token), ['path', 'dimension_id'], 'uuid_parsing');
     });
 
+    it('path ids: a name (a plain string in the reference) that no dimension has is a 404 whatever it is; uuid ids are a 422 when malformed', async () => {
+      const token = world.teamA.member.token;
+      for (const name of ['x'.repeat(150), 'not-a-uuid', encodeURIComponent('Gender (self-described) é'), '%20', '0']) {
+        expectDetail(await call('GET', `${base}/by-name/${name}`, token), 404);
+      }
+      const dimension = await createDimension();
+      const [value] = (await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [{ value: 'v' }] })).json();
+      expect((await call('GET', `${base}/by-name/${dimension.name}`, token)).json().values).toEqual([value]);
+      expect422(await call('GET', `${base}/nope/values`, token), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('PUT', `${base}/nope`, world.admin.token, { display_name: 'x' }), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('DELETE', `${base}/nope`, world.admin.token), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('POST', `${base}/nope/values/bulk`, world.admin.token, { values: [] }), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('PUT', `${base}/values/nope`, world.admin.token, { value: 'x' }), ['path', 'value_id'], 'uuid_parsing');
+      expect422(await call('DELETE', `${base}/values/nope`, world.admin.token), ['path', 'value_id'], 'uuid_parsing');
+    });
+
     it('creates, updates and deletes a dimension (super admin)', async () => {
       const res = await call('POST', `${base}/`, world.admin.token, { name: unique('veteran_status'), display_name: 'Veteran status', description: 'Military service' });
       expect(res.statusCode, res.body).toBe(201);

@@ -237,6 +237,13 @@ describe('GET, PUT and DELETE /v1/personas/{id}', () => {
     expectDetail(await call('DELETE', `/v1/personas/${persona.id}`, null), 401);
   });
 
+  it('answers 422 for an id that is not a UUID (the reference declares every persona id a uuid)', async () => {
+    const token = world.teamA.member.token;
+    expect422(await call('GET', '/v1/personas/nope', token), ['path', 'id'], 'uuid_parsing');
+    expect422(await call('PUT', '/v1/personas/nope', token, { name: 'x' }), ['path', 'id'], 'uuid_parsing');
+    expect422(await call('DELETE', '/v1/personas/nope', token), ['path', 'id'], 'uuid_parsing');
+  });
+
   it('deletes with 204; the persona is gone', async () => {
     const persona = await createPersona(world.teamA.member.token, world.teamA.id);
     const res = await call('DELETE', `/v1/personas/${persona.id}`, world.teamA.member.token);

@@ -105,7 +105,11 @@ export const ValueListQuery = optionalDefaults(
 
 export const DimensionIdParams = Type.Object({ dimension_id: Uuid() });
 export const ValueIdParams = Type.Object({ value_id: Uuid() });
-export const DimensionNameParams = Type.Object({ name: Str(100, { minLength: 1 }) });
+/**
+ * A plain string, as the reference declares it (not bounded like DimensionCreate.name): a name
+ * no dimension has, however long or odd, is a 404, not a 422. The router bounds its length.
+ */
+export const DimensionNameParams = Type.Object({ name: Type.String({ description: 'The dimension name, matched exactly' }) });
 
 export const DimensionListResponse = Type.Object(
   { results: Type.Array(DemographicDimension), count: Type.Integer() },
