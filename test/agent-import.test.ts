@@ -135,6 +135,26 @@ describe('POST /v1/agent-configurations/import with agent_card (grey box)', () =
     expect(JSON.stringify(body)).not.toContain('sk-travel-0123456789abcd');
   });
 
+  it('imports a 1.0 card through its JSONRPC interface, keeping the tenant in import_metadata', async () => {
+    const card = fixture('travel-planner-v1.0.json');
+    card.supportedInterfaces = [
+      { url: 'https://travel-agent.example.com/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' },
+      { url: 'https://travel-agent.example.com/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' },
+    ];
+    const body = expectImported(await importAgent({ agent_card: card }));
+    expect(body.warnings).toEqual([]);
+    expect(body.agent.agent_url).toBe('https://travel-agent.example.com/a2a/jsonrpc');
+    expect(body.agent.import_metadata).toEqual({
+      source: 'manual',
+      source_url: null,
+      imported_at: t.clock.current,
+      original_format: 'a2a-agent-card/1.0',
+      tenant: 'acme',
+    });
+    const stored = await t.app.inject({ method: 'GET', url: `/v1/agent-configurations/${body.agent.id}`, headers: bearer(world.teamA.member.token) });
+    expect(stored.json().import_metadata.tenant).toBe('acme');
+  });
+
   it('answers what is wrong with a card: a skill without id or name', async () => {
     const card = fixture('georoute-agent-v0.3.json');
     delete card.skills[1].id;
