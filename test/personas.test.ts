@@ -266,11 +266,21 @@ describe('presets', () => {
     for (const preset of body.results) {
       expect(preset.is_preset).toBe(true);
       for (const [field, value] of Object.entries(preset)) expect(value, `${preset.name}.${field}`).not.toBeNull();
+      expect(Object.keys(preset.access_permissions).sort()).toEqual(['allowed_agents', 'allowed_tools', 'data_access_scope', 'privilege_level', 'restricted_actions']);
       for (const [key, value] of Object.entries(preset.access_permissions)) {
-        if (key !== 'allowed_agents') expect(value, `${preset.name}.access_permissions.${key}`).not.toBeNull();
+        expect(value, `${preset.name}.access_permissions.${key}`).not.toBeNull();
+        if (Array.isArray(value)) expect(value.length, `${preset.name}.access_permissions.${key}`).toBeGreaterThan(0);
       }
       expectReferenceShape(preset.access_permissions, 'PersonaAccessPermissions');
+      // allowed_agents names agent roles (snake_case), never ids: presets are the same on every installation.
+      for (const role of preset.access_permissions.allowed_agents) expect(role).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      // icon_filename: the preset's name in kebab case, an SVG file name (no path, no URL).
+      expect(preset.icon_filename).toBe(`${preset.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.svg`);
     }
+    const byName = Object.fromEntries(body.results.map((p: { name: string; access_permissions: { allowed_agents: string[] } }) => [p.name, p.access_permissions.allowed_agents]));
+    expect(byName['Financial Analyst']).toEqual(['finance_assistant', 'reporting_assistant']);
+    expect(byName['Prompt Injection Attacker']).toEqual(['customer_support']);
+    expect(byName['Data Exfiltrator']).toEqual(['reporting_assistant', 'crm_assistant']);
     const ids = body.results.map((p: { id: string }) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
