@@ -158,9 +158,12 @@ describe('GET /v1/dashboard/trust', () => {
   });
 
   it("shows only the caller's team; another team's id answers 404", async () => {
+    const betaAgent = await createAgent(t.app, world.teamB.member.token, { agent_name: 'Beta only' });
     const other = (await get('/v1/dashboard/trust', world.teamB.member.token)).json();
-    expect(other.agents.every((a: { id: string }) => a.id !== undefined)).toBe(true);
-    expect(other.agents.map((a: { name: string }) => a.name)).not.toContain('Fast');
+    expectReferenceShape(other, 'DashboardResponse');
+    expect(other.agents.map((a: { id: string; name: string }) => [a.id, a.name])).toEqual([[betaAgent.id, 'Beta only']]);
+    expect(other.fleet_health.by_stage).toEqual({ registered: 1, tested: 0, hardened: 0, trusted: 0, optimized: 0, adapted: 0 });
+    expect(other.time_to_trust).toEqual({ average_days: null, trend_pct: null, recovery_avg_days: null });
     expectDetail(await get(`/v1/dashboard/trust?team_id=${team.id}`, world.teamB.member.token), 404);
     const asAdmin = (await get(`/v1/dashboard/trust?team_id=${team.id}`, world.admin.token)).json();
     expect(asAdmin.agents.map((a: { name: string }) => a.name)).toEqual(['Fast', 'Bouncy', 'Fresh', 'Late']);
