@@ -67,6 +67,16 @@ describe('mapAgentCard', () => {
     expect(mapped(fixture('travel-planner-v1.0.json')).card.tenant).toBeNull();
   });
 
+  it('reads "transport" where a draft-1.0 card has no "protocolBinding" (a2aproject/A2A cli/testdata/valid/full.json)', () => {
+    const card = fixture('recipe-agent-v1.0-draft.json');
+    card.supportedInterfaces.reverse(); // grpc first, jsonrpc second
+    const result = mapped(card);
+    expect(result.card.agent_url).toBe('https://recipes.example.com/a2a');
+    expect(result.warnings).toEqual([]);
+    card.supportedInterfaces = [{ url: 'https://recipes.example.com/a2a/grpc', transport: 'grpc' }];
+    expect(mapped(card).warnings[0]).toMatch(/^The card has no JSONRPC interface; its first uses the grpc binding/);
+  });
+
   it('takes the first interface, with a warning, when none is JSONRPC', () => {
     const card = fixture('travel-planner-v1.0.json');
     card.supportedInterfaces = [

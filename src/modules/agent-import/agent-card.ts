@@ -123,6 +123,8 @@ interface Endpoint {
   tenant: string | null;
 }
 
+/** `protocolBinding` (1.0), or `transport`, which drafts of 1.0 used in the same place (as 0.3's additionalInterfaces did). */
+const bindingOf = (entry: Record<string, unknown>): unknown => entry.protocolBinding ?? entry.transport;
 const isJsonRpc = (binding: unknown) => typeof binding === 'string' && binding.toUpperCase() === 'JSONRPC';
 
 /**
@@ -134,7 +136,7 @@ function interfaceEndpoint(r: Reader, interfaces: unknown): Endpoint {
     r.problem(['supportedInterfaces'], '"supportedInterfaces" must be a non-empty list of {url, protocolBinding}');
     return { url: null, version: '1.0', tenant: null };
   }
-  const jsonRpc = interfaces.findIndex((entry: unknown) => isObject(entry) && isJsonRpc(entry.protocolBinding));
+  const jsonRpc = interfaces.findIndex((entry: unknown) => isObject(entry) && isJsonRpc(bindingOf(entry)));
   const index = jsonRpc === -1 ? 0 : jsonRpc;
   const chosen: unknown = interfaces[index];
   const path = ['supportedInterfaces', index];
@@ -146,8 +148,9 @@ function interfaceEndpoint(r: Reader, interfaces: unknown): Endpoint {
   const tenant = r.text(chosen, 'tenant', path, MAX.short, false);
   const version = typeof chosen.protocolVersion === 'string' && chosen.protocolVersion !== '' ? chosen.protocolVersion : '1.0';
   if (url !== null && !isHttpUrl(url)) r.problem([...path, 'url'], `"${url}" is not an http(s) URL`);
-  if (jsonRpc === -1 && typeof chosen.protocolBinding === 'string') {
-    r.warnings.push(`The card has no JSONRPC interface; its first uses the ${chosen.protocolBinding} binding. Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
+  const binding = bindingOf(chosen);
+  if (jsonRpc === -1 && typeof binding === 'string') {
+    r.warnings.push(`The card has no JSONRPC interface; its first uses the ${binding} binding. Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
   }
   return { url, version, tenant: tenant === '' ? null : tenant };
 }
