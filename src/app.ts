@@ -13,6 +13,7 @@ import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { AppError } from './http/errors.js';
+import { markOptionalBodies } from './http/openapi.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { nowSeconds } from './ids.js';
@@ -183,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (document) => ('openapiObject' in document ? markOptionalBodies(document.openapiObject) : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

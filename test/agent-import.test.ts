@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
-import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
+import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
 let world: World;
@@ -135,6 +135,26 @@ describe('POST /v1/agent-configurations/import with agent_card (grey box)', () =
     expect(JSON.stringify(body)).not.toContain('sk-travel-0123456789abcd');
   });
 
+  it('imports a 1.0 card through its JSONRPC interface, keeping the tenant in import_metadata', async () => {
+    const card = fixture('travel-planner-v1.0.json');
+    card.supportedInterfaces = [
+      { url: 'https://travel-agent.example.com/a2a/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' },
+      { url: 'https://travel-agent.example.com/a2a/jsonrpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: 'acme' },
+    ];
+    const body = expectImported(await importAgent({ agent_card: card }));
+    expect(body.warnings).toEqual([]);
+    expect(body.agent.agent_url).toBe('https://travel-agent.example.com/a2a/jsonrpc');
+    expect(body.agent.import_metadata).toEqual({
+      source: 'manual',
+      source_url: null,
+      imported_at: t.clock.current,
+      original_format: 'a2a-agent-card/1.0',
+      tenant: 'acme',
+    });
+    const stored = await t.app.inject({ method: 'GET', url: `/v1/agent-configurations/${body.agent.id}`, headers: bearer(world.teamA.member.token) });
+    expect(stored.json().import_metadata.tenant).toBe('acme');
+  });
+
   it('answers what is wrong with a card: a skill without id or name', async () => {
     const card = fixture('georoute-agent-v0.3.json');
     delete card.skills[1].id;
@@ -144,6 +164,161 @@ describe('POST /v1/agent-configurations/import with agent_card (grey box)', () =
     expect422(res, ['body', 'agent_card', 'skills', 1, 'id'], 'value_error');
     expect422(await importAgent({ agent_card: { name: 'x' } }), ['body', 'agent_card', 'url'], 'value_error');
   });
+});
+
+/**
+ * Real-world AgentCards (sources in test/fixtures/agent-cards/README.md), each imported as an
+ * upload and checked field by field. Fields the card does not feed are the agent defaults.
+ */
+describe('real-world AgentCards', () => {
+  const noCapabilities = { code_execution: false, memory: false, delegation: false, tools: [] };
+  const GEO_DESCRIPTION =
+    'Provides advanced route planning, traffic analysis, and custom map generation services. This agent can calculate optimal routes, estimate travel times considering real-time traffic, and create personalized maps with points of interest.';
+  const GEO_SKILLS = [
+    {
+      id: 'route-optimizer-traffic',
+      name: 'Traffic-Aware Route Optimizer',
+      description:
+        'Calculates the optimal driving route between two or more locations, taking into account real-time traffic conditions, road closures, and user preferences (e.g., avoid tolls, prefer highways).',
+      input_modes: ['application/json', 'text/plain'],
+      output_modes: ['application/json', 'application/vnd.geo+json', 'text/html'],
+    },
+    {
+      id: 'custom-map-generator',
+      name: 'Personalized Map Generator',
+      description: 'Creates custom map images or interactive map views based on user-defined points of interest, routes, and style preferences. Can overlay data layers.',
+      input_modes: ['application/json'],
+      output_modes: ['image/png', 'image/jpeg', 'application/json', 'text/html'],
+    },
+  ];
+  const GEO_TAGS = ['maps', 'routing', 'navigation', 'directions', 'traffic', 'customization', 'visualization', 'cartography'];
+
+  const cases: Array<{ file: string; source: string; format: string; warnings: string[]; agent: Record<string, unknown> }> = [
+    {
+      file: 'facts-agent-v0.2.json',
+      source: 'a2aproject/a2a-samples samples/python/agents/adk_facts/remote_a2a/facts_agent/agent.json',
+      format: 'a2a-agent-card/0.2',
+      warnings: [],
+      agent: {
+        agent_name: 'facts_agent',
+        agent_url: 'http://localhost:8001/a2a/facts_agent',
+        purpose: 'Agent to give interesting facts.',
+        capabilities: { streaming: false, push_notifications: false, ...noCapabilities },
+        skills: [
+          {
+            id: 'give_facts',
+            name: 'Interesting Facts',
+            description: 'Provide interesting facts about various topics using Google Search.',
+            input_modes: ['text/plain'],
+            output_modes: ['text/plain'],
+          },
+        ],
+        agent_metadata: {
+          role: null,
+          job_description: 'Agent to give interesting facts.',
+          version: '1.0.0',
+          author: null,
+          tags: ['information', 'facts', 'knowledge', 'search', 'google'],
+        },
+      },
+    },
+    {
+      file: 'georoute-agent-v0.3.json',
+      source: 'A2A specification 0.3.0, sample Agent Card (a2aproject/A2A docs/specification.md)',
+      format: 'a2a-agent-card/0.3.0',
+      warnings: [],
+      agent: {
+        agent_name: 'GeoSpatial Route Planner Agent',
+        agent_url: 'https://georoute-agent.example.com/a2a/v1',
+        purpose: GEO_DESCRIPTION,
+        capabilities: { streaming: true, push_notifications: true, ...noCapabilities },
+        skills: GEO_SKILLS,
+        agent_metadata: { role: null, job_description: GEO_DESCRIPTION, version: '1.2.0', author: 'Example Geo Services Inc.', tags: GEO_TAGS },
+      },
+    },
+    {
+      file: 'georoute-agent-v1.0.json',
+      source: 'A2A specification 1.0, section 8.5 Sample Agent Card (a2aproject/A2A docs/specification.md)',
+      format: 'a2a-agent-card/1.0',
+      warnings: [],
+      agent: {
+        agent_name: 'GeoSpatial Route Planner Agent',
+        agent_url: 'https://georoute-agent.example.com/a2a/v1',
+        purpose: GEO_DESCRIPTION,
+        capabilities: { streaming: true, push_notifications: true, ...noCapabilities },
+        skills: GEO_SKILLS,
+        agent_metadata: { role: null, job_description: GEO_DESCRIPTION, version: '1.2.0', author: 'Example Geo Services Inc.', tags: GEO_TAGS },
+      },
+    },
+    {
+      file: 'recipe-agent-v1.0-draft.json',
+      source: 'a2aproject/A2A cli/testdata/valid/full.json (supportedInterfaces with "transport" instead of "protocolBinding")',
+      format: 'a2a-agent-card/1.0',
+      warnings: [],
+      agent: {
+        agent_name: 'Recipe Agent',
+        agent_url: 'https://recipes.example.com/a2a',
+        purpose: 'An A2A agent that helps users with recipes and cooking',
+        capabilities: { streaming: true, push_notifications: true, ...noCapabilities },
+        skills: [
+          {
+            id: 'search',
+            name: 'Search Recipes',
+            description: 'Search for recipes by name, ingredient, or cuisine',
+            input_modes: ['text/plain'],
+            output_modes: ['application/json'],
+          },
+          {
+            id: 'recommend',
+            name: 'Get Recommendations',
+            description: 'Get personalized recipe recommendations based on preferences',
+            input_modes: ['text/plain', 'application/json'],
+            output_modes: ['text/plain', 'application/json'],
+          },
+          {
+            id: 'convert',
+            name: 'Convert Measurements',
+            description: 'Convert between measurement units (cups, grams, etc.)',
+            input_modes: ['text/plain', 'application/json'],
+            output_modes: ['text/plain', 'application/json'],
+          },
+        ],
+        agent_metadata: {
+          role: null,
+          job_description: 'An A2A agent that helps users with recipes and cooking',
+          version: '1.0.0',
+          author: 'Example Corp',
+          tags: ['search', 'recipes', 'recommendations', 'personalization', 'conversion', 'units'],
+        },
+      },
+    },
+  ];
+
+  for (const { file, source, format, warnings, agent } of cases) {
+    it(`imports ${file} (${source})`, async () => {
+      const res = await importAgent({ agent_card: fixture(file) });
+      const body = expectImported(res);
+      expect(body.access_level).toBe('grey_box');
+      expect(body.warnings).toEqual(warnings);
+      const expected = {
+        ...agent,
+        model_name: 'unknown',
+        protocol: 'a2a',
+        access_level: 'grey_box',
+        team_id: world.teamA.id,
+        created_by: world.teamA.member.id,
+        trust_stage: 'registered',
+        rate_limit_requests_per_minute: 100,
+        api_key: null,
+        import_metadata: { source: 'manual', source_url: null, imported_at: t.clock.current, original_format: format },
+      };
+      for (const [field, value] of Object.entries(expected)) expect(body.agent[field], `${file}: ${field}`).toEqual(value);
+      // Validation previews the same card without saving anything.
+      const preview = (await validate({ agent_card: fixture(file) })).json();
+      expect(preview).toMatchObject({ valid: true, access_level: 'grey_box', errors: [], warnings });
+      expect(preview.agent_card).toEqual(fixture(file));
+    });
+  }
 });
 
 describe('POST /v1/agent-configurations/import with agent_url (black box)', () => {
@@ -272,6 +447,16 @@ describe('POST /v1/agent-configurations/import with source_code (white box)', ()
 });
 
 describe('the import request', () => {
+  it("is published as the reference's: rate_limit_requests_per_minute optional (default 100)", async () => {
+    const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/v1/agent-configurations/import', '/v1/agent-configurations/import/validate']) {
+      expectParametersLikeReference(ours, 'post', path);
+      const body = ours.paths[path].post.requestBody.content['application/json'].schema;
+      expect(body.required ?? []).not.toContain('rate_limit_requests_per_minute');
+      expect(body.properties.rate_limit_requests_per_minute.default).toBe(100);
+    }
+  });
+
   it('needs exactly one of agent_url, agent_card or source_code', async () => {
     const none = await importAgent({ override_name: 'x' });
     expect422(none, ['body'], 'value_error');

@@ -132,10 +132,38 @@ describe('GET /v1/dashboard/trust', () => {
     expect(body.time_to_trust.average_days).toBeCloseTo(4, 10);
   });
 
+  it('time in stage ignores lifecycle updates that keep the stage (a second PUT of hardened)', async () => {
+    const own = await createTeam(t.app, world.admin, world.adminTeamId, 'dash-same-stage');
+    const token = own.member.token;
+    const agent = await createAgent(t.app, token, { agent_name: 'Steady' });
+    t.clock.advance(3 * HOUR);
+    await moveTo(agent.id, token, 'hardened');
+    const enteredAt = t.clock.current;
+    t.clock.advance(10 * HOUR);
+    await moveTo(agent.id, token, 'hardened'); // same stage: renews trusted_at, is recorded, is not a move
+    t.clock.advance(4 * HOUR);
+    await moveTo(agent.id, token, 'hardened');
+    t.clock.advance(2 * HOUR + 5);
+
+    const history = (await get(`/v1/agent-configurations/${agent.id}/lifecycle/history`, token)).json();
+    expect(history.results.map((e: { from_stage: string | null; to_stage: string }) => `${e.from_stage}>${e.to_stage}`)).toEqual(
+      expect.arrayContaining(['registered>hardened', 'hardened>hardened']),
+    );
+    expect(history.count).toBe(4);
+
+    const card = (await get('/v1/dashboard/trust', token)).json().agents[0];
+    expect(card).toMatchObject({ name: 'Steady', stage: 'hardened', time_in_stage_hours: 16 });
+    expect(card.time_in_stage_hours).toBe(Math.floor((t.clock.current - enteredAt) / HOUR));
+    expect(card.ttt_days).toBeCloseTo((17 * HOUR) / DAY, 10); // renewed by the last PUT, as the seed says
+  });
+
   it("shows only the caller's team; another team's id answers 404", async () => {
+    const betaAgent = await createAgent(t.app, world.teamB.member.token, { agent_name: 'Beta only' });
     const other = (await get('/v1/dashboard/trust', world.teamB.member.token)).json();
-    expect(other.agents.every((a: { id: string }) => a.id !== undefined)).toBe(true);
-    expect(other.agents.map((a: { name: string }) => a.name)).not.toContain('Fast');
+    expectReferenceShape(other, 'DashboardResponse');
+    expect(other.agents.map((a: { id: string; name: string }) => [a.id, a.name])).toEqual([[betaAgent.id, 'Beta only']]);
+    expect(other.fleet_health.by_stage).toEqual({ registered: 1, tested: 0, hardened: 0, trusted: 0, optimized: 0, adapted: 0 });
+    expect(other.time_to_trust).toEqual({ average_days: null, trend_pct: null, recovery_avg_days: null });
     expectDetail(await get(`/v1/dashboard/trust?team_id=${team.id}`, world.teamB.member.token), 404);
     const asAdmin = (await get(`/v1/dashboard/trust?team_id=${team.id}`, world.admin.token)).json();
     expect(asAdmin.agents.map((a: { name: string }) => a.name)).toEqual(['Fast', 'Bouncy', 'Fresh', 'Late']);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
-import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
+import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
 let world: World;
@@ -72,6 +72,22 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expectDetail(await call('GET', `${base}/by-name/no_such_dimension`, world.teamA.member.token), 404);
       expectDetail(await call('GET', `${base}/019b7a11-0000-7000-8000-000000000000`, world.teamA.member.token), 404);
       expect422(await call('GET', `${base}/not-a-uuid`, world.teamA.member.token), ['path', 'dimension_id'], 'uuid_parsing');
+    });
+
+    it('path ids: a name (a plain string in the reference) that no dimension has is a 404 whatever it is; uuid ids are a 422 when malformed', async () => {
+      const token = world.teamA.member.token;
+      for (const name of ['x'.repeat(150), 'not-a-uuid', encodeURIComponent('Gender (self-described) é'), '%20', '0']) {
+        expectDetail(await call('GET', `${base}/by-name/${name}`, token), 404);
+      }
+      const dimension = await createDimension();
+      const [value] = (await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [{ value: 'v' }] })).json();
+      expect((await call('GET', `${base}/by-name/${dimension.name}`, token)).json().values).toEqual([value]);
+      expect422(await call('GET', `${base}/nope/values`, token), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('PUT', `${base}/nope`, world.admin.token, { display_name: 'x' }), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('DELETE', `${base}/nope`, world.admin.token), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('POST', `${base}/nope/values/bulk`, world.admin.token, { values: [] }), ['path', 'dimension_id'], 'uuid_parsing');
+      expect422(await call('PUT', `${base}/values/nope`, world.admin.token, { value: 'x' }), ['path', 'value_id'], 'uuid_parsing');
+      expect422(await call('DELETE', `${base}/values/nope`, world.admin.token), ['path', 'value_id'], 'uuid_parsing');
     });
 
     it('creates, updates and deletes a dimension (super admin)', async () => {
@@ -161,6 +177,44 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 1.5 }), ['body', 'sort_order'], 'int_parsing');
       expectDetail(await call('POST', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token, { value: 'x' }), 404);
       expectDetail(await call('GET', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token), 404);
+    });
+
+    it("declares the reference's parameters in /openapi.json: limit and offset optional with its defaults", async () => {
+      const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      const operations: Array<[string, string]> = [
+        ['get', '/'],
+        ['post', '/'],
+        ['get', '/{dimension_id}'],
+        ['put', '/{dimension_id}'],
+        ['delete', '/{dimension_id}'],
+        ['get', '/by-name/{name}'],
+        ['get', '/{dimension_id}/values'],
+        ['post', '/{dimension_id}/values'],
+        ['post', '/{dimension_id}/values/bulk'],
+        ['put', '/values/{value_id}'],
+        ['delete', '/values/{value_id}'],
+      ];
+      for (const [method, path] of operations) expectParametersLikeReference(ours, method, `${base}${path}`);
+      const values = (await call('GET', `${base}/${(await createDimension()).id}/values`, world.admin.token)).json();
+      expect(values).toEqual({ results: [], count: 0 });
+    });
+
+    it('accepts what the reference accepts: an empty bulk list, any 32-bit sort_order', async () => {
+      const dimension = await createDimension();
+      const empty = await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [] });
+      expect(empty.statusCode, empty.body).toBe(201);
+      expect(empty.json()).toEqual([]);
+      expect((await call('GET', `${base}/${dimension.id}/values`, world.admin.token)).json().count).toBe(0);
+      expectDetail(await call('POST', `${base}/019b7a11-0000-7000-8000-000000000000/values/bulk`, world.admin.token, { values: [] }), 404);
+      expectDetail(await call('POST', `${base}/${dimension.id}/values/bulk`, world.teamA.owner.token, { values: [] }), 403);
+
+      const far = await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'last', sort_order: 2_000_000_000 });
+      expect(far.statusCode, far.body).toBe(201);
+      expect(far.json().sort_order).toBe(2_000_000_000);
+      const first = await call('PUT', `${base}/values/${far.json().id}`, world.admin.token, { sort_order: -2_000_000_000 });
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json().sort_order).toBe(-2_000_000_000);
+      expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 2 ** 31 }), ['body', 'sort_order'], 'less_than_equal');
     });
 
     it('answers 401 without a credential and 403 to writers who are not super admins', async () => {

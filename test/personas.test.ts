@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createTeam, createWorld, type World } from './helpers/factories.js';
-import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
+import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
 let world: World;
@@ -86,11 +86,42 @@ describe('POST /v1/personas/', () => {
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: '', role: 'y' }), ['body', 'name'], 'string_too_short');
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'r'.repeat(101) }), ['body', 'role'], 'string_too_long');
     expect422(await call('POST', '/v1/personas/', token, { team_id: 'nope', name: 'x', role: 'y' }), ['body', 'team_id'], 'uuid_parsing');
+    expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: 'admin' }), ['body', 'access_permissions'], 'model_attributes_type');
+  });
+
+  it('accepts free-form access_permissions (the reference: PersonaAccessPermissions or any object), kept as sent', async () => {
+    const freeForm = { privilege_level: 'root', allowed_agents: 'all', scopes: { billing: ['read'] } };
+    const persona = await createPersona(world.teamA.member.token, world.teamA.id, { access_permissions: freeForm });
+    expectReferenceShape(persona, 'Persona');
+    expect(persona.access_permissions).toEqual(freeForm);
+    const empty = await createPersona(world.teamA.member.token, world.teamA.id, { access_permissions: {} });
+    expect(empty.access_permissions).toEqual({ privilege_level: 'user', allowed_agents: null, allowed_tools: null, restricted_actions: null, data_access_scope: null });
+    const updated = await call('PUT', `/v1/personas/${empty.id}`, world.teamA.member.token, { access_permissions: { role: 'auditor' } });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().access_permissions).toEqual({ role: 'auditor', privilege_level: 'user', allowed_agents: null, allowed_tools: null, restricted_actions: null, data_access_scope: null });
+    const custom = await call('PUT', `/v1/personas/${empty.id}`, world.teamA.member.token, { access_permissions: { data_access_scope: 'planet' } });
+    expect(custom.statusCode, custom.body).toBe(200);
+    expect(custom.json().access_permissions).toEqual({ data_access_scope: 'planet' });
+    expect((await call('GET', `/v1/personas/${empty.id}`, world.teamA.member.token)).json().access_permissions).toEqual({ data_access_scope: 'planet' });
+  });
+
+  it('accepts any language, as the reference (no minimum length)', async () => {
+    const blank = await createPersona(world.teamA.member.token, world.teamA.id, { language: '' });
+    expect(blank.language).toBe('');
+    const named = await createPersona(world.teamA.member.token, world.teamA.id, { language: 'Portuguese (Brazil)' });
+    expect(named.language).toBe('Portuguese (Brazil)');
+    // 35 characters (the column's size, room for any BCP 47 tag) is our own bound: a 422, never a database error.
+    const longest = await createPersona(world.teamA.member.token, world.teamA.id, { language: 'x'.repeat(35) });
+    expect(longest.language).toBe('x'.repeat(35));
     expect422(
-      await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: { privilege_level: 'root' } }),
-      ['body', 'access_permissions', 'privilege_level'],
-      'enum',
+      await call('POST', '/v1/personas/', world.teamA.member.token, { team_id: world.teamA.id, name: 'x', role: 'y', language: 'x'.repeat(36) }),
+      ['body', 'language'],
+      'string_too_long',
     );
+    const updated = await call('PUT', `/v1/personas/${named.id}`, world.teamA.member.token, { language: '' });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().language).toBe('');
+    expectReferenceShape(updated.json(), 'Persona');
   });
 
   it('answers 401 without a credential, 404 for a team the caller cannot see, 403 for a read-only key', async () => {
@@ -214,6 +245,13 @@ describe('GET, PUT and DELETE /v1/personas/{id}', () => {
     expectDetail(await call('DELETE', `/v1/personas/${persona.id}`, null), 401);
   });
 
+  it('answers 422 for an id that is not a UUID (the reference declares every persona id a uuid)', async () => {
+    const token = world.teamA.member.token;
+    expect422(await call('GET', '/v1/personas/nope', token), ['path', 'id'], 'uuid_parsing');
+    expect422(await call('PUT', '/v1/personas/nope', token, { name: 'x' }), ['path', 'id'], 'uuid_parsing');
+    expect422(await call('DELETE', '/v1/personas/nope', token), ['path', 'id'], 'uuid_parsing');
+  });
+
   it('deletes with 204; the persona is gone', async () => {
     const persona = await createPersona(world.teamA.member.token, world.teamA.id);
     const res = await call('DELETE', `/v1/personas/${persona.id}`, world.teamA.member.token);
@@ -236,11 +274,21 @@ describe('presets', () => {
     for (const preset of body.results) {
       expect(preset.is_preset).toBe(true);
       for (const [field, value] of Object.entries(preset)) expect(value, `${preset.name}.${field}`).not.toBeNull();
+      expect(Object.keys(preset.access_permissions).sort()).toEqual(['allowed_agents', 'allowed_tools', 'data_access_scope', 'privilege_level', 'restricted_actions']);
       for (const [key, value] of Object.entries(preset.access_permissions)) {
-        if (key !== 'allowed_agents') expect(value, `${preset.name}.access_permissions.${key}`).not.toBeNull();
+        expect(value, `${preset.name}.access_permissions.${key}`).not.toBeNull();
+        if (Array.isArray(value)) expect(value.length, `${preset.name}.access_permissions.${key}`).toBeGreaterThan(0);
       }
       expectReferenceShape(preset.access_permissions, 'PersonaAccessPermissions');
+      // allowed_agents names agent roles (snake_case), never ids: presets are the same on every installation.
+      for (const role of preset.access_permissions.allowed_agents) expect(role).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      // icon_filename: the preset's name in kebab case, an SVG file name (no path, no URL).
+      expect(preset.icon_filename).toBe(`${preset.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.svg`);
     }
+    const byName = Object.fromEntries(body.results.map((p: { name: string; access_permissions: { allowed_agents: string[] } }) => [p.name, p.access_permissions.allowed_agents]));
+    expect(byName['Financial Analyst']).toEqual(['finance_assistant', 'reporting_assistant']);
+    expect(byName['Prompt Injection Attacker']).toEqual(['customer_support']);
+    expect(byName['Data Exfiltrator']).toEqual(['reporting_assistant', 'crm_assistant']);
     const ids = body.results.map((p: { id: string }) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -292,6 +340,26 @@ describe('presets', () => {
     expect(inTeam.json().team_id).toBe(world.teamB.id);
   });
 
+  it('creates from a preset with an empty object, an empty body or an empty name_override', async () => {
+    const [preset] = (await call('GET', '/v1/personas/presets/', world.teamA.member.token)).json().results;
+    const url = `/v1/personas/from-preset/${preset.id}`;
+    const headers = bearer(world.teamA.member.token);
+    const bodies = [
+      { headers, payload: {} },
+      { headers, payload: { name_override: null } },
+      { headers, payload: { name_override: '' } },
+      { headers: { ...headers, 'content-type': 'application/json' }, payload: '' },
+      { headers: { ...headers, 'content-type': 'application/json' }, payload: 'null' },
+      { headers },
+    ];
+    for (const request of bodies) {
+      const res = await t.app.inject({ method: 'POST', url, ...request });
+      expect(res.statusCode, `${JSON.stringify(request.payload)}: ${res.body}`).toBe(201);
+      expectReferenceShape(res.json(), 'Persona');
+      expect(res.json()).toMatchObject({ name: preset.name, team_id: world.teamA.id, role: preset.role, access_permissions: preset.access_permissions });
+    }
+  });
+
   it('refuses an unknown preset, a bad body, other teams and read-only keys', async () => {
     const [preset] = (await call('GET', '/v1/personas/presets/', world.teamA.member.token)).json().results;
     expectDetail(await call('POST', '/v1/personas/from-preset/019b7a11-0000-7000-8000-000000000000', world.teamA.member.token, {}), 404);
@@ -301,5 +369,29 @@ describe('presets', () => {
     const readOnly = await createApiKey(t.app, world.teamA.member.token, ['persona:read']);
     expectDetail(await call('POST', `/v1/personas/from-preset/${preset.id}`, readOnly, {}), 403);
     expectDetail(await call('POST', `/v1/personas/from-preset/${preset.id}`, null, {}), 401);
+  });
+});
+
+describe('/openapi.json', () => {
+  it("declares the reference's parameters for every persona operation: defaulted ones (limit, offset) optional, the from-preset body optional", async () => {
+    const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operations: Array<[string, string]> = [
+      ['get', '/v1/personas/'],
+      ['post', '/v1/personas/'],
+      ['get', '/v1/personas/presets/'],
+      ['post', '/v1/personas/from-preset/{preset_id}'],
+      ['get', '/v1/personas/{id}'],
+      ['put', '/v1/personas/{id}'],
+      ['delete', '/v1/personas/{id}'],
+    ];
+    for (const [method, path] of operations) expectParametersLikeReference(ours, method, path);
+    const limit = ours.paths['/v1/personas/'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit).toMatchObject({ in: 'query', required: false, schema: { default: 10, minimum: 1, maximum: 100 } });
+  });
+
+  it('fills the defaults when limit and offset are absent', async () => {
+    const res = await call('GET', '/v1/personas/presets/', world.teamA.member.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().results.length).toBe(res.json().total);
   });
 });

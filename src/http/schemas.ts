@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TObject, type TSchema } from 'typebox';
 
 /** `X | null`, spelled `anyOf: [X, {type: null}]` as the reference's schemas are. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -50,3 +50,14 @@ export const errorResponses = {
 
 export const listOf = <T extends TSchema>(item: T, title: string) =>
   Type.Object({ results: Type.Array(item), count: Type.Integer() }, { title });
+
+/**
+ * The object with its defaulted properties left out of `required`, as the reference publishes
+ * them (`limit`, `offset`, … are optional there). Validation fills in the default, so the
+ * handler's type, which keeps them present, stays true.
+ */
+export function optionalDefaults<T extends TObject>(schema: T): T {
+  const required = (schema.required ?? []).filter((name) => !('default' in (schema.properties[name] as object)));
+  const { required: _all, ...rest } = schema;
+  return (required.length > 0 ? { ...rest, required } : rest) as T;
+}

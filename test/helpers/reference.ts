@@ -54,3 +54,30 @@ export function expectDetail(response: { statusCode: number; body: string }, sta
   expect(typeof body.detail).toBe('string');
   expect(body.detail.length).toBeGreaterThan(0);
 }
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: { default?: unknown };
+}
+
+/**
+ * Asserts that the operation in Warden's published OpenAPI document (`ours`) declares the
+ * reference's parameters with the same `required` (absent counts as false) and defaults, and
+ * a request body exactly as required as the reference's. Warden may have more parameters.
+ */
+export function expectParametersLikeReference(ours: { paths: Record<string, Record<string, unknown>> }, method: string, path: string): void {
+  const reference = spec.paths[path]?.[method] as { parameters?: Parameter[]; requestBody?: { required?: boolean } } | undefined;
+  const operation = ours.paths[path]?.[method] as { parameters?: Parameter[]; requestBody?: { required?: boolean } } | undefined;
+  expect(reference, `no ${method} ${path} in the reference`).toBeDefined();
+  expect(operation, `no ${method} ${path} in /openapi.json`).toBeDefined();
+  for (const parameter of reference?.parameters ?? []) {
+    const mine = operation?.parameters?.find((p) => p.name === parameter.name && p.in === parameter.in);
+    const where = `${method} ${path} ${parameter.in} ${parameter.name}`;
+    expect(mine, where).toBeDefined();
+    expect(mine?.required ?? false, `${where}: required`).toBe(parameter.required ?? false);
+    expect(mine?.schema?.default, `${where}: default`).toEqual(parameter.schema?.default);
+  }
+  expect(operation?.requestBody?.required ?? false, `${method} ${path}: body required`).toBe(reference?.requestBody?.required ?? false);
+}

@@ -54,12 +54,52 @@ describe('mapAgentCard', () => {
     expect(card.agent_metadata.tags).toEqual(['travel', 'flights', 'booking', 'planning']);
   });
 
-  it('warns when the preferred binding is not JSON-RPC', () => {
+  it('chooses the JSONRPC interface of a 1.0 card wherever it is listed, and keeps its tenant', () => {
     const card = fixture('travel-planner-v1.0.json');
-    card.supportedInterfaces.reverse();
+    card.supportedInterfaces = [
+      { url: 'https://travel-agent.example.com/grpc', protocolBinding: 'GRPC', protocolVersion: '1.0' },
+      { url: 'https://travel-agent.example.com/rest', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0', tenant: 'acme' },
+      { url: 'https://travel-agent.example.com/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.1', tenant: 'acme-eu' },
+    ];
     const result = mapped(card);
-    expect(result.card.agent_url).toBe('https://travel-agent.example.com/a2a/rest');
-    expect(result.warnings.join(' ')).toMatch(/HTTP\+JSON/);
+    expect(result.card).toMatchObject({ agent_url: 'https://travel-agent.example.com/rpc', tenant: 'acme-eu', protocol_version: '1.1', original_format: 'a2a-agent-card/1.1' });
+    expect(result.warnings).toEqual([]);
+    expect(mapped(fixture('travel-planner-v1.0.json')).card.tenant).toBeNull();
+  });
+
+  it('reads "transport" where a draft-1.0 card has no "protocolBinding" (a2aproject/A2A cli/testdata/valid/full.json)', () => {
+    const card = fixture('recipe-agent-v1.0-draft.json');
+    card.supportedInterfaces.reverse(); // grpc first, jsonrpc second
+    const result = mapped(card);
+    expect(result.card.agent_url).toBe('https://recipes.example.com/a2a');
+    expect(result.warnings).toEqual([]);
+    card.supportedInterfaces = [{ url: 'https://recipes.example.com/a2a/grpc', transport: 'grpc' }];
+    expect(mapped(card).warnings[0]).toMatch(/^The card has no JSONRPC interface; its first uses the grpc binding/);
+  });
+
+  it('takes the first interface, with a warning, when none is JSONRPC', () => {
+    const card = fixture('travel-planner-v1.0.json');
+    card.supportedInterfaces = [
+      { url: 'https://travel-agent.example.com/rest', protocolBinding: 'HTTP+JSON', tenant: 't-1' },
+      { url: 'https://travel-agent.example.com/grpc', protocolBinding: 'GRPC' },
+    ];
+    const result = mapped(card);
+    expect(result.card).toMatchObject({ agent_url: 'https://travel-agent.example.com/rest', tenant: 't-1', protocol_version: '1.0' });
+    expect(result.warnings).toEqual([
+      'The card has no JSONRPC interface; its first uses the HTTP+JSON binding. Warden talks to A2A agents over JSON-RPC, so check that https://travel-agent.example.com/rest answers JSON-RPC',
+    ]);
+  });
+
+  it('reports problems of the chosen interface at its index', () => {
+    const card = fixture('travel-planner-v1.0.json');
+    card.supportedInterfaces = [{ url: 'https://a.example.com', protocolBinding: 'GRPC' }, { url: 'ftp://b.example.com', protocolBinding: 'JSONRPC', tenant: 5 }];
+    const result = mapAgentCard(card);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toEqual([
+      { path: ['supportedInterfaces', 1, 'tenant'], msg: '"tenant" must be a string, not a number' },
+      { path: ['supportedInterfaces', 1, 'url'], msg: '"ftp://b.example.com" is not an http(s) URL' },
+    ]);
   });
 
   it('reports a skill without id or name, saying where', () => {

@@ -3,7 +3,8 @@
  * tested beside this file. Understands the three shapes in the wild:
  *  - 0.2.x: `url`, no `protocolVersion`;
  *  - 0.3.x: `protocolVersion`, `url` + `preferredTransport` (+ `additionalInterfaces`);
- *  - 1.0:   `supportedInterfaces: [{url, protocolBinding, protocolVersion}]`, first preferred.
+ *  - 1.0:   `supportedInterfaces: [{url, protocolBinding, protocolVersion, tenant}]`: the
+ *           JSONRPC one, else the first.
  */
 
 export interface CardProblem {
@@ -31,6 +32,8 @@ export interface MappedCard {
   protocol_version: string;
   /** e.g. "a2a-agent-card/0.3.0": what import_metadata.original_format records. */
   original_format: string;
+  /** The chosen 1.0 interface's `tenant` (kept in import_metadata.tenant), or null. */
+  tenant: string | null;
 }
 
 export type CardResult = { ok: true; card: MappedCard; warnings: string[] } | { ok: false; problems: CardProblem[]; warnings: string[] };
@@ -113,37 +116,58 @@ class Reader {
   }
 }
 
-function endpoint(r: Reader, card: Record<string, unknown>): { url: string | null; version: string } {
-  const interfaces = card.supportedInterfaces;
-  if (interfaces !== undefined && interfaces !== null) {
-    if (!Array.isArray(interfaces) || interfaces.length === 0) {
-      r.problem(['supportedInterfaces'], '"supportedInterfaces" must be a non-empty list of {url, protocolBinding}');
-      return { url: null, version: '1.0' };
-    }
-    const first: unknown = interfaces[0];
-    if (!isObject(first)) {
-      r.problem(['supportedInterfaces', 0], 'each interface must be an object with a "url"');
-      return { url: null, version: '1.0' };
-    }
-    const url = r.text(first, 'url', ['supportedInterfaces', 0], MAX.url, true);
-    const version = typeof first.protocolVersion === 'string' && first.protocolVersion !== '' ? first.protocolVersion : '1.0';
-    if (url !== null && !isHttpUrl(url)) r.problem(['supportedInterfaces', 0, 'url'], `"${url}" is not an http(s) URL`);
-    if (typeof first.protocolBinding === 'string' && first.protocolBinding !== 'JSONRPC') {
-      r.warnings.push(`The preferred interface uses the ${first.protocolBinding} binding; Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
-    }
-    return { url, version };
+interface Endpoint {
+  url: string | null;
+  version: string;
+  /** A2A 1.0 `AgentInterface.tenant` of the interface chosen, when it has one. */
+  tenant: string | null;
+}
+
+/** `protocolBinding` (1.0), or `transport`, which drafts of 1.0 used in the same place (as 0.3's additionalInterfaces did). */
+const bindingOf = (entry: Record<string, unknown>): unknown => entry.protocolBinding ?? entry.transport;
+const isJsonRpc = (binding: unknown) => typeof binding === 'string' && binding.toUpperCase() === 'JSONRPC';
+
+/**
+ * 1.0: the interface Warden talks to is the first whose `protocolBinding` is JSONRPC (the
+ * binding Warden speaks), else the first listed (the spec's order of preference), with a warning.
+ */
+function interfaceEndpoint(r: Reader, interfaces: unknown): Endpoint {
+  if (!Array.isArray(interfaces) || interfaces.length === 0) {
+    r.problem(['supportedInterfaces'], '"supportedInterfaces" must be a non-empty list of {url, protocolBinding}');
+    return { url: null, version: '1.0', tenant: null };
   }
+  const jsonRpc = interfaces.findIndex((entry: unknown) => isObject(entry) && isJsonRpc(bindingOf(entry)));
+  const index = jsonRpc === -1 ? 0 : jsonRpc;
+  const chosen: unknown = interfaces[index];
+  const path = ['supportedInterfaces', index];
+  if (!isObject(chosen)) {
+    r.problem(path, 'each interface must be an object with a "url"');
+    return { url: null, version: '1.0', tenant: null };
+  }
+  const url = r.text(chosen, 'url', path, MAX.url, true);
+  const tenant = r.text(chosen, 'tenant', path, MAX.short, false);
+  const version = typeof chosen.protocolVersion === 'string' && chosen.protocolVersion !== '' ? chosen.protocolVersion : '1.0';
+  if (url !== null && !isHttpUrl(url)) r.problem([...path, 'url'], `"${url}" is not an http(s) URL`);
+  const binding = bindingOf(chosen);
+  if (jsonRpc === -1 && typeof binding === 'string') {
+    r.warnings.push(`The card has no JSONRPC interface; its first uses the ${binding} binding. Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
+  }
+  return { url, version, tenant: tenant === '' ? null : tenant };
+}
+
+function endpoint(r: Reader, card: Record<string, unknown>): Endpoint {
+  if (card.supportedInterfaces !== undefined && card.supportedInterfaces !== null) return interfaceEndpoint(r, card.supportedInterfaces);
   const version = typeof card.protocolVersion === 'string' && card.protocolVersion !== '' ? card.protocolVersion : '0.2';
   if (card.url === undefined || card.url === null) {
     r.problem(['url'], 'The card names no endpoint: give "url" (A2A 0.2/0.3) or "supportedInterfaces" (A2A 1.0)');
-    return { url: null, version };
+    return { url: null, version, tenant: null };
   }
   const url = r.text(card, 'url', [], MAX.url, true);
   if (url !== null && !isHttpUrl(url)) r.problem(['url'], `"${url}" is not an http(s) URL`);
   if (typeof card.preferredTransport === 'string' && card.preferredTransport !== 'JSONRPC') {
     r.warnings.push(`The card prefers the ${card.preferredTransport} transport; Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
   }
-  return { url, version };
+  return { url, version, tenant: null };
 }
 
 function skillsOf(r: Reader, card: Record<string, unknown>, inputModes: string[], outputModes: string[]): { skills: MappedSkill[]; tags: string[] } {
@@ -192,7 +216,7 @@ export function mapAgentCard(input: unknown): CardResult {
   const name = r.text(input, 'name', [], MAX.name, true);
   const description = r.text(input, 'description', [], MAX.text, false);
   const version = r.text(input, 'version', [], MAX.short, false);
-  const { url, version: protocolVersion } = endpoint(r, input);
+  const { url, version: protocolVersion, tenant } = endpoint(r, input);
 
   let author: string | null = null;
   if (isObject(input.provider)) author = r.text(input.provider, 'organization', ['provider'], MAX.short, false);
@@ -224,6 +248,7 @@ export function mapAgentCard(input: unknown): CardResult {
       skills,
       protocol_version: protocolVersion,
       original_format: `a2a-agent-card/${protocolVersion}`,
+      tenant,
     },
   };
 }

@@ -53,11 +53,13 @@ export function createAgentImportService(deps: AgentImportDeps) {
     ...(input.api_key != null ? { api_key: input.api_key } : {}),
   });
 
-  const importMetadata = (input: UnifiedImportRequestIn, at: number, sourceUrl: string | null, format: string) => ({
+  const importMetadata = (input: UnifiedImportRequestIn, at: number, sourceUrl: string | null, format: string, tenant: string | null = null) => ({
     source: 'manual',
     source_url: sourceUrl,
     imported_at: at,
     original_format: format,
+    // A2A 1.0: the tenant to name when calling the agent's interface (AgentInterface.tenant).
+    ...(tenant !== null ? { tenant } : {}),
     ...(input.external_id != null ? { external_id: input.external_id } : {}),
     ...(input.identity_provider != null ? { identity_provider: input.identity_provider } : {}),
     ...(input.idp_metadata != null ? { idp_metadata: input.idp_metadata } : {}),
@@ -78,7 +80,7 @@ export function createAgentImportService(deps: AgentImportDeps) {
       agent: {
         body: { ...fromCard(mapped.card, input), ...common(input), access_level: 'grey_box' },
         imported: {
-          import_metadata: importMetadata(input, at, null, mapped.card.original_format),
+          import_metadata: importMetadata(input, at, null, mapped.card.original_format, mapped.card.tenant),
           capabilities: mapped.card.capabilities,
           skills: mapped.card.skills as unknown as Array<Record<string, unknown>>,
         },
@@ -112,7 +114,7 @@ export function createAgentImportService(deps: AgentImportDeps) {
           agent: {
             body: { ...fromCard(card, input), agent_url: url, ...common(input), access_level: 'black_box' },
             imported: {
-              import_metadata: importMetadata(input, at, found.found.url, card.original_format),
+              import_metadata: importMetadata(input, at, found.found.url, card.original_format, card.tenant),
               capabilities: card.capabilities,
               skills: card.skills as unknown as Array<Record<string, unknown>>,
             },

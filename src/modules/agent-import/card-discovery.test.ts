@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverAgentCard, isForbiddenAddress } from './card-discovery.js';
+import { DEFAULT_DISCOVERY, discoverAgentCard, isForbiddenAddress, WELL_KNOWN_PATHS } from './card-discovery.js';
 
 describe('isForbiddenAddress', () => {
   it('refuses link-local and unspecified addresses, including cloud metadata, and allows private ones', () => {
@@ -33,16 +33,28 @@ describe('discoverAgentCard', () => {
   });
   afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
+  const refused = (origin: string) =>
+    WELL_KNOWN_PATHS.map((path) => `${origin}${path} points at a link-local address, which Warden does not fetch from`);
+
   it('does not fetch from a link-local address at all', async () => {
     const result = await discoverAgentCard('http://169.254.169.254/latest/meta-data/', { timeoutMs: 500, maxBytes: 1024 });
-    expect(result.found).toBeNull();
-    expect(result.notes.every((n) => n.includes('link-local'))).toBe(true);
+    expect(result).toEqual({ found: null, notes: refused('http://169.254.169.254') });
+    const card = await discoverAgentCard('http://169.254.169.254/card.json', { timeoutMs: 500, maxBytes: 1024 });
+    expect(card.notes).toEqual([
+      'http://169.254.169.254/card.json points at a link-local address, which Warden does not fetch from',
+      ...refused('http://169.254.169.254'),
+    ]);
   });
 
   it('refuses the IPv4-mapped and NAT64 spellings of the metadata address', async () => {
-    for (const url of ['http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[64:ff9b::a9fe:a9fe]/']) {
+    const cases: Array<[string, string]> = [
+      ['http://[::ffff:169.254.169.254]/', 'http://[::ffff:a9fe:a9fe]'],
+      ['http://[::ffff:a9fe:a9fe]/', 'http://[::ffff:a9fe:a9fe]'],
+      ['http://[64:ff9b::a9fe:a9fe]/', 'http://[64:ff9b::a9fe:a9fe]'],
+    ];
+    for (const [url, origin] of cases) {
       const result = await discoverAgentCard(url, { timeoutMs: 500, maxBytes: 1024 });
-      expect(result.notes.every((n) => n.includes('link-local')), url).toBe(true);
+      expect(result, url).toEqual({ found: null, notes: refused(origin) });
     }
   });
 
@@ -50,14 +62,118 @@ describe('discoverAgentCard', () => {
     // localhost resolves to loopback, which is allowed: the lookup hook answers the connection.
     const port = new URL(base).port;
     const result = await discoverAgentCard(`http://localhost:${port}/agent`, { timeoutMs: 2000, maxBytes: 1024 });
-    expect(result.notes[0]).toContain('redirects elsewhere');
+    expect(result).toEqual({
+      found: null,
+      notes: [
+        `http://localhost:${port}/.well-known/agent-card.json redirects elsewhere: give the card's final URL as agent_url`,
+        `http://localhost:${port}/.well-known/agent.json answered HTTP 404`,
+      ],
+    });
   });
 
   it('does not follow a redirect', async () => {
     hits.length = 0;
     const result = await discoverAgentCard(`${base}/agent`, { timeoutMs: 2000, maxBytes: 1024 });
-    expect(result.found).toBeNull();
-    expect(result.notes[0]).toContain('redirects elsewhere');
+    expect(result).toEqual({
+      found: null,
+      notes: [`${base}/.well-known/agent-card.json redirects elsewhere: give the card's final URL as agent_url`, `${base}/.well-known/agent.json answered HTTP 404`],
+    });
     expect(hits).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json']);
+  });
+});
+
+/** A card of exactly `bytes` bytes (the description pads it). */
+function cardOfSize(bytes: number): string {
+  const base = { name: 'Padded', url: 'https://padded.example.com/', description: '' };
+  const text = JSON.stringify(base);
+  return JSON.stringify({ ...base, description: 'x'.repeat(bytes - text.length) });
+}
+
+describe('discoverAgentCard: timeout and size cap', () => {
+  /** Accepts connections and never answers. */
+  let silent: TcpServer;
+  let silentBase: string;
+  const sockets = new Set<Socket>();
+  /** Answers the headers and part of the body, then stalls. */
+  let stalled: Server;
+  let stalledBase: string;
+  /** Serves `/<bytes>/card.json` (with Content-Length) and `/chunked/<bytes>/card.json` (without) as a card of that size. */
+  let sized: Server;
+  let sizedBase: string;
+
+  beforeAll(async () => {
+    silent = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+
+    stalled = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"name": "Slow", ');
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    stalledBase = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+
+    sized = createServer((req, res) => {
+      const match = /^\/(chunked\/)?(\d+)\/card\.json$/.exec(req.url ?? '');
+      const chunked = match?.[1] !== undefined;
+      const bytes = Number(match?.[2]);
+      if (!Number.isInteger(bytes) || bytes <= 0) {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = cardOfSize(bytes);
+      if (chunked) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        for (let i = 0; i < body.length; i += 16 * 1024) res.write(body.slice(i, i + 16 * 1024));
+        res.end();
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+        res.end(body);
+      }
+    });
+    await new Promise<void>((resolve) => sized.listen(0, '127.0.0.1', resolve));
+    sizedBase = `http://127.0.0.1:${(sized.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    stalled.closeAllConnections();
+    await Promise.all([
+      new Promise<void>((resolve) => silent.close(() => resolve())),
+      new Promise<void>((resolve) => stalled.close(() => resolve())),
+      new Promise<void>((resolve) => sized.close(() => resolve())),
+    ]);
+  });
+
+  it('gives up on a server that never answers, at each place, and finds no card', async () => {
+    const result = await discoverAgentCard(`${silentBase}/agent`, { timeoutMs: 200, maxBytes: 1024 });
+    expect(result).toEqual({
+      found: null,
+      notes: WELL_KNOWN_PATHS.map((path) => `${silentBase}${path} did not answer within 0.2 s`),
+    });
+  });
+
+  it('gives up on a server that stops in the middle of the card', async () => {
+    const result = await discoverAgentCard(`${stalledBase}/agent`, { timeoutMs: 200, maxBytes: 1024 });
+    expect(result).toEqual({
+      found: null,
+      notes: WELL_KNOWN_PATHS.map((path) => `${stalledBase}${path} did not answer within 0.2 s`),
+    });
+  });
+
+  it('reads a card of up to 256 KiB and refuses a larger one, with or without Content-Length', async () => {
+    expect(DEFAULT_DISCOVERY.maxBytes).toBe(256 * 1024);
+    for (const prefix of ['', '/chunked']) {
+      const atCap = await discoverAgentCard(`${sizedBase}${prefix}/${256 * 1024}/card.json`, DEFAULT_DISCOVERY);
+      expect(atCap.found?.card.name, prefix).toBe('Padded');
+      expect((atCap.found?.card.description as string).length).toBe(256 * 1024 - JSON.stringify({ name: 'Padded', url: 'https://padded.example.com/', description: '' }).length);
+    }
+    for (const prefix of ['', '/chunked']) {
+      const over = await discoverAgentCard(`${sizedBase}${prefix}/${256 * 1024 + 1}/card.json`, DEFAULT_DISCOVERY);
+      expect(over.found, prefix).toBeNull();
+      expect(over.notes[0], prefix).toBe(`${sizedBase}${prefix}/${256 * 1024 + 1}/card.json is larger than 256 KiB, which is too large for an agent card`);
+    }
   });
 });

@@ -21,6 +21,22 @@ describe('dashboard metrics', () => {
     expect(timeInStageHours(agent, events, 4000 + 2 * 3600)).toBe(2);
   });
 
+  it('ignores events that leave the stage as it was', () => {
+    const agent = { trust_stage: 'hardened', created_at: 0 };
+    const events = [
+      ev('a', null, 'registered', 0),
+      ev('a', 'registered', 'hardened', 10 * 3600),
+      ev('a', 'hardened', 'hardened', 30 * 3600),
+      ev('a', 'hardened', 'hardened', 40 * 3600),
+    ];
+    expect(timeInStageHours(agent, events, 50 * 3600)).toBe(40);
+    // Same-stage events before a real move out and back do not count either.
+    const back = [...events, ev('a', 'hardened', 'tested', 60 * 3600), ev('a', 'tested', 'hardened', 70 * 3600), ev('a', 'hardened', 'hardened', 80 * 3600)];
+    expect(timeInStageHours(agent, back, 90 * 3600)).toBe(20);
+    // Only same-stage events into the registered stage: counted from registration.
+    expect(timeInStageHours({ trust_stage: 'registered', created_at: 0 }, [ev('a', 'registered', 'registered', 5 * 3600)], 7 * 3600)).toBe(7);
+  });
+
   it('computes the trend of time to trust between the last 30 days and the 30 before', () => {
     const now = 100 * DAY;
     const agents = [

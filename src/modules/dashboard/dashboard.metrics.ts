@@ -31,12 +31,17 @@ export function countByStage(stages: readonly string[]): Record<TrustStage, numb
 }
 
 /**
- * Whole hours since the agent entered its current stage: the last recorded change into that
- * stage (the history of agent_lifecycle_events), else its registration.
+ * Whole hours since the agent entered its current stage: the last recorded move into that
+ * stage from another one (the history of agent_lifecycle_events), else its registration.
+ * An event that leaves the stage as it was (a second PUT of `hardened`, which renews
+ * `trusted_at`) is not a move and does not reset the time.
  */
 export function timeInStageHours(agent: { trust_stage: string; created_at: number }, events: readonly StageEvent[], now: number): number {
   let since = agent.created_at;
-  for (const event of events) if (event.to_stage === agent.trust_stage && event.changed_at >= since) since = event.changed_at;
+  for (const event of events) {
+    if (event.from_stage === event.to_stage) continue;
+    if (event.to_stage === agent.trust_stage && event.changed_at >= since) since = event.changed_at;
+  }
   return Math.max(0, Math.floor((now - since) / SECONDS_PER_HOUR));
 }
 

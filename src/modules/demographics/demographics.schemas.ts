@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { EpochSeconds, FreeObject, Nullable, Uuid } from '../../http/schemas.js';
+import { EpochSeconds, FreeObject, Nullable, optionalDefaults, Uuid } from '../../http/schemas.js';
 
 const Str = (max: number, options: { minLength?: number; description?: string } = {}) => Type.String({ maxLength: max, ...options });
 const OptNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
@@ -55,6 +55,10 @@ export const DemographicDimensionUpdate = Type.Object(
 );
 export type DemographicDimensionUpdateBody = Static<typeof DemographicDimensionUpdate>;
 
+/** `sort_order` is an `integer` column: the 32-bit range both engines store. */
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
 const Metadata = () => Type.Object({}, { additionalProperties: true, maxProperties: 100 });
 
 export const DemographicValueCreate = Type.Object(
@@ -62,7 +66,7 @@ export const DemographicValueCreate = Type.Object(
     value: Str(255, { minLength: 1 }),
     display_name: OptNullable(Str(255)),
     metadata: OptNullable(Metadata()),
-    sort_order: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, default: 0 })),
+    sort_order: Type.Optional(Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX, default: 0 })),
   },
   { title: 'DemographicValueCreate' },
 );
@@ -73,31 +77,39 @@ export const DemographicValueUpdate = Type.Object(
     value: OptNullable(Str(255, { minLength: 1 })),
     display_name: OptNullable(Str(255)),
     metadata: OptNullable(Metadata()),
-    sort_order: OptNullable(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
+    sort_order: OptNullable(Type.Integer({ minimum: INT32_MIN, maximum: INT32_MAX })),
   },
   { title: 'DemographicValueUpdate' },
 );
 export type DemographicValueUpdateBody = Static<typeof DemographicValueUpdate>;
 
 export const BulkValuesRequest = Type.Object(
-  { values: Type.Array(DemographicValueCreate, { minItems: 1, maxItems: 1000 }) },
+  { values: Type.Array(DemographicValueCreate, { maxItems: 1000, description: 'Up to 1 000 values; an empty list adds nothing' }) },
   { title: 'BulkValuesRequest' },
 );
 
-export const DimensionListQuery = Type.Object({
-  protected_class_only: Type.Optional(Type.Boolean({ description: 'Only protected class dimensions' })),
-  limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
-});
+export const DimensionListQuery = optionalDefaults(
+  Type.Object({
+    protected_class_only: Type.Optional(Type.Boolean({ description: 'Only protected class dimensions' })),
+    limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+  }),
+);
 
-export const ValueListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 500, default: 250, description: 'Maximum number of results' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
-});
+export const ValueListQuery = optionalDefaults(
+  Type.Object({
+    limit: Type.Integer({ minimum: 1, maximum: 500, default: 250, description: 'Maximum number of results' }),
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+  }),
+);
 
 export const DimensionIdParams = Type.Object({ dimension_id: Uuid() });
 export const ValueIdParams = Type.Object({ value_id: Uuid() });
-export const DimensionNameParams = Type.Object({ name: Str(100, { minLength: 1 }) });
+/**
+ * A plain string, as the reference declares it (not bounded like DimensionCreate.name): a name
+ * no dimension has, however long or odd, is a 404, not a 422. The router bounds its length.
+ */
+export const DimensionNameParams = Type.Object({ name: Type.String({ description: 'The dimension name, matched exactly' }) });
 
 export const DimensionListResponse = Type.Object(
   { results: Type.Array(DemographicDimension), count: Type.Integer() },

@@ -155,6 +155,7 @@ export function createDemographicsService(deps: DemographicsDeps) {
     async bulkAddValues(principal: Principal, dimensionId: string, values: DemographicValueCreateBody[]) {
       requireGlobal(principal, WRITE);
       await loadDimension(dimensionId);
+      if (values.length === 0) return [];
       const seen = new Map<string, number>();
       values.forEach((v, index) => {
         const first = seen.get(v.value);

@@ -1,13 +1,17 @@
+import { Value } from 'typebox/value';
 import type { PersonaRow } from './personas.repo.js';
-import type { PersonaAccessPermissionsIn, PersonaOut } from './personas.schemas.js';
+import { PersonaAccessPermissions, type AccessPermissionsBody, type PersonaOut } from './personas.schemas.js';
 import { fromJsonColumn as parse } from '../../db/json-columns.js';
 
 /**
- * Access permissions are stored complete: every known key present (the reference's model
- * fills `privilege_level: "user"` and nulls), extra keys kept as sent.
+ * Access permissions that match the reference's PersonaAccessPermissions are stored
+ * complete: every known key present (the reference's model fills `privilege_level: "user"`
+ * and nulls), extra keys kept as sent. Any other object (the reference's free-form branch,
+ * e.g. a privilege level of the client's own) is stored exactly as sent.
  */
-export function normaliseAccessPermissions(value: PersonaAccessPermissionsIn | null | undefined): string | null {
+export function normaliseAccessPermissions(value: AccessPermissionsBody | null | undefined): string | null {
   if (value === null || value === undefined) return null;
+  if (!Value.Check(PersonaAccessPermissions, value)) return JSON.stringify(value);
   return JSON.stringify({
     ...value,
     privilege_level: value.privilege_level ?? 'user',

@@ -22,13 +22,18 @@ interface PresetSpec {
   language: string;
   access: {
     privilege_level: PrivilegeLevel;
-    allowed_agents: string[] | null;
+    /**
+     * Agent roles (as in an agent's `agent_metadata.role`), not ids: a preset is the same on
+     * every installation, so it names the kinds of agent the persona may use.
+     */
+    allowed_agents: string[];
     allowed_tools: string[];
     restricted_actions: string[];
     data_access_scope: DataAccessScope;
   };
   category: 'professional' | 'support' | 'adversarial';
   tags: string[];
+  /** A file name only, `<name in kebab case>.svg`: Warden serves no images (see personas-and-import.md). */
   icon_filename: string;
 }
 
@@ -45,7 +50,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'power_user',
-      allowed_agents: null,
+      allowed_agents: ['finance_assistant', 'reporting_assistant'],
       allowed_tools: ['spreadsheet_read', 'report_generator', 'market_data_lookup'],
       restricted_actions: ['execute_payment', 'modify_ledger', 'export_customer_pii'],
       data_access_scope: 'team',
@@ -66,7 +71,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'power_user',
-      allowed_agents: null,
+      allowed_agents: ['coding_assistant', 'it_helpdesk'],
       allowed_tools: ['code_search', 'log_viewer', 'ci_status'],
       restricted_actions: ['deploy_to_production', 'read_secrets', 'delete_repository'],
       data_access_scope: 'team',
@@ -87,7 +92,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'admin',
-      allowed_agents: null,
+      allowed_agents: ['hr_assistant', 'it_helpdesk'],
       allowed_tools: ['employee_directory', 'policy_handbook', 'calendar'],
       restricted_actions: ['view_salary_other_departments', 'terminate_employee', 'export_employee_records'],
       data_access_scope: 'organization',
@@ -108,7 +113,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'user',
-      allowed_agents: null,
+      allowed_agents: ['customer_support'],
       allowed_tools: ['order_status', 'faq_search'],
       restricted_actions: ['view_other_customers', 'issue_refund', 'change_prices'],
       data_access_scope: 'own',
@@ -129,7 +134,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'user',
-      allowed_agents: null,
+      allowed_agents: ['customer_support', 'billing_assistant'],
       allowed_tools: ['order_status', 'create_ticket', 'request_callback'],
       restricted_actions: ['issue_refund_over_limit', 'view_other_customers', 'change_order_of_others'],
       data_access_scope: 'own',
@@ -150,7 +155,7 @@ const SPECS: PresetSpec[] = [
     language: 'es',
     access: {
       privilege_level: 'user',
-      allowed_agents: null,
+      allowed_agents: ['customer_support', 'billing_assistant'],
       allowed_tools: ['order_status', 'billing_lookup', 'faq_search'],
       restricted_actions: ['view_other_customers', 'change_billing_of_others'],
       data_access_scope: 'own',
@@ -171,7 +176,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'power_user',
-      allowed_agents: null,
+      allowed_agents: ['customer_support', 'product_assistant'],
       allowed_tools: ['faq_search', 'order_status', 'account_settings'],
       restricted_actions: ['read_system_prompt', 'list_internal_tools', 'access_admin_console'],
       data_access_scope: 'own',
@@ -192,7 +197,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'guest',
-      allowed_agents: null,
+      allowed_agents: ['customer_support'],
       allowed_tools: ['faq_search'],
       restricted_actions: ['read_system_prompt', 'call_internal_tools', 'change_agent_instructions', 'send_email'],
       data_access_scope: 'own',
@@ -213,7 +218,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'guest',
-      allowed_agents: null,
+      allowed_agents: ['customer_support'],
       allowed_tools: ['faq_search'],
       restricted_actions: ['reset_password', 'view_other_customers', 'bypass_identity_verification', 'export_customer_pii'],
       data_access_scope: 'own',
@@ -234,7 +239,7 @@ const SPECS: PresetSpec[] = [
     language: 'en',
     access: {
       privilege_level: 'user',
-      allowed_agents: null,
+      allowed_agents: ['reporting_assistant', 'crm_assistant'],
       allowed_tools: ['report_generator', 'crm_search'],
       restricted_actions: ['bulk_export', 'read_other_team_data', 'read_secrets', 'disable_audit_log'],
       data_access_scope: 'team',

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { EpochSeconds, FreeObject, Nullable, Uuid } from '../../http/schemas.js';
+import { EpochSeconds, FreeObject, Nullable, optionalDefaults, Uuid } from '../../http/schemas.js';
 
 const enumOf = <const T extends readonly string[]>(values: T, title: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], title });
@@ -28,10 +28,7 @@ const Str = (max: number, options: { minLength?: number; description?: string } 
 const OptNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const Names = () => Type.Array(Str(255), { maxItems: 200 });
 
-/**
- * The known keys are checked (a misspelt privilege level is a 422, not silently stored);
- * other keys are kept, as the reference's "or a free-form object" branch allows.
- */
+/** The reference's typed shape: a value that matches it is stored completed (see personas.mapping.ts). */
 export const PersonaAccessPermissions = Type.Object(
   {
     privilege_level: Type.Optional(PrivilegeLevelSchema),
@@ -40,9 +37,16 @@ export const PersonaAccessPermissions = Type.Object(
     restricted_actions: OptNullable(Names()),
     data_access_scope: OptNullable(DataAccessScopeSchema),
   },
-  { title: 'PersonaAccessPermissions', additionalProperties: true, maxProperties: 50 },
+  { title: 'PersonaAccessPermissions', additionalProperties: true },
 );
 export type PersonaAccessPermissionsIn = Static<typeof PersonaAccessPermissions>;
+
+/**
+ * The reference's `PersonaAccessPermissions | {free-form object} | null`: any JSON object is
+ * accepted. One that does not match the typed shape (e.g. a privilege level of its own) is
+ * kept as sent, as the reference's free-form branch keeps it.
+ */
+const AccessPermissionsInput = Type.Union([PersonaAccessPermissions, FreeObject()], { title: 'Access Permissions' });
 
 export const Persona = Type.Object(
   {
@@ -72,7 +76,7 @@ export type PersonaOut = Static<typeof Persona>;
 const describedFields = {
   description: OptNullable(Str(10_000)),
   role_description: OptNullable(Str(10_000)),
-  access_permissions: OptNullable(PersonaAccessPermissions),
+  access_permissions: OptNullable(AccessPermissionsInput),
   preset_category: OptNullable(Str(100)),
   tags: OptNullable(Type.Array(Str(100), { maxItems: 50 })),
   icon_filename: OptNullable(Str(255)),
@@ -87,13 +91,14 @@ export const PersonaCreate = Type.Object(
     knowledge_level: Type.Optional(KnowledgeLevelSchema),
     skill_level: Type.Optional(SkillLevelSchema),
     intent: Type.Optional(IntentSchema),
-    language: Type.Optional(Str(35, { minLength: 1 })),
+    language: Type.Optional(Str(35, { description: 'A language tag (BCP 47) or name, at most 35 characters (default "en")' })),
     is_preset: Type.Optional(Type.Boolean()),
     ...describedFields,
   },
   { title: 'PersonaCreate' },
 );
 export type PersonaCreateBody = Static<typeof PersonaCreate>;
+export type AccessPermissionsBody = NonNullable<PersonaCreateBody['access_permissions']>;
 
 export const PersonaUpdate = Type.Object(
   {
@@ -102,7 +107,7 @@ export const PersonaUpdate = Type.Object(
     knowledge_level: OptNullable(KnowledgeLevelSchema),
     skill_level: OptNullable(SkillLevelSchema),
     intent: OptNullable(IntentSchema),
-    language: OptNullable(Str(35, { minLength: 1 })),
+    language: OptNullable(Str(35)),
     is_preset: OptNullable(Type.Boolean()),
     ...describedFields,
   },
@@ -114,28 +119,32 @@ export const PersonaUpdate = Type.Object(
 export type PersonaUpdateBody = Static<typeof PersonaUpdate>;
 
 export const CreateFromPresetRequest = Type.Object(
-  { name_override: OptNullable(Str(255, { minLength: 1 })) },
+  { name_override: OptNullable(Str(255, { description: "The new persona's name (absent, null or empty: the preset's)" })) },
   { title: 'CreateFromPresetRequest' },
 );
 
 const TeamIdQuery = Type.Optional(Uuid({ description: 'Team scope (default: your primary team)' }));
 
-export const PersonaListQuery = Type.Object({
-  team_id: TeamIdQuery,
-  intents: Type.Optional(Type.Array(IntentSchema, { maxItems: INTENTS.length, description: 'Filter by intent(s)' })),
-  is_preset: Type.Optional(Type.Boolean({ description: 'Filter by preset status' })),
-  search: Type.Optional(Str(255, { description: 'Search in name, description and role (case-insensitive)' })),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Maximum number of results (default 10)' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }),
-});
+export const PersonaListQuery = optionalDefaults(
+  Type.Object({
+    team_id: TeamIdQuery,
+    intents: Type.Optional(Type.Array(IntentSchema, { maxItems: INTENTS.length, description: 'Filter by intent(s)' })),
+    is_preset: Type.Optional(Type.Boolean({ description: 'Filter by preset status' })),
+    search: Type.Optional(Str(255, { description: 'Search in name, description and role (case-insensitive)' })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Maximum number of results (default 10)' }),
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }),
+  }),
+);
 export type PersonaListQueryIn = Static<typeof PersonaListQuery>;
 
-export const PresetListQuery = Type.Object({
-  team_id: TeamIdQuery,
-  preset_category: Type.Optional(Str(100, { description: 'Filter by preset category: professional, adversarial, support' })),
-  limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
-});
+export const PresetListQuery = optionalDefaults(
+  Type.Object({
+    team_id: TeamIdQuery,
+    preset_category: Type.Optional(Str(100, { description: 'Filter by preset category: professional, adversarial, support' })),
+    limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
+    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+  }),
+);
 
 export const TeamScopeQuery = Type.Object({ team_id: TeamIdQuery });
 export const PresetIdParams = Type.Object({ preset_id: Uuid() });

@@ -138,7 +138,7 @@ export function createPersonaService(deps: PersonaDeps) {
         id: newId(),
         team_id: teamId,
         created_by: principal.userId,
-        name: nameOverride ?? preset.name,
+        name: nameOverride == null || nameOverride === '' ? preset.name : nameOverride,
         description: preset.description,
         role: preset.role,
         role_description: preset.role_description,
