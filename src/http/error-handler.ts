@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../db/errors.js';
 import { AppError, RequestValidationError, type ValidationIssue } from './errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan, toValidationIssues } from './validation.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, nulCharacterAt, nulCharacterIssue, toValidationIssues } from './validation.js';
 
 const sendIssues = (reply: FastifyReply, issues: ValidationIssue[]) => reply.code(422).send({ detail: issues });
 
@@ -61,6 +61,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (typeof request.body === 'object' && request.body !== null && nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
       throw new RequestValidationError([{ loc: ['body'], msg: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_invalid' }]);
+    }
+    // Path, query and body alike: one answer on both engines (PostgreSQL cannot store U+0000).
+    for (const [prefix, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+      const loc = nulCharacterAt(value);
+      if (loc !== undefined) throw new RequestValidationError([nulCharacterIssue([prefix, ...loc])]);
     }
   });
 
