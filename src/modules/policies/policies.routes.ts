@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, invalid } from '../../http/errors.js';
+import { AppError, invalid, RequestValidationError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { DownloadedFile, UploadedFile } from './documents.service.js';
 import { MAX_DOCUMENT_BYTES } from './documents.service.js';
@@ -42,7 +42,10 @@ async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
     const code = (error as { code?: unknown }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', 'The file is larger than 10 MB, the most a policy document may be');
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new AppError('bad_request', 'Send one file, in the field "file"');
-    throw error;
+    if (error instanceof AppError || error instanceof RequestValidationError) throw error;
+    // Anything else here comes from parsing the body (busboy raises plain errors without a
+    // code: no boundary, data ending mid-part, a broken part header): the client's input.
+    throw new AppError('bad_request', 'The multipart body is malformed: send one part named "file" with a boundary that closes it');
   }
 }
 
