@@ -72,3 +72,48 @@ describe(`NUL characters (U+0000) on ${TEST_ENGINE}`, () => {
     expect(await rowCount('policies')).toBe(before);
   });
 });
+
+describe(`numeric bounds on ${TEST_ENGINE}`, () => {
+  const put = (id: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: `/v1/agent-configurations/${id}`, headers: bearer(token), payload });
+
+  it('writes a test_score number out digit for digit, never rounded and never in exponent form', async () => {
+    const agent = await createAgent(t.app, token);
+    for (const [sent, stored] of [
+      [1e-7, '0.0000001'],
+      [1.5e21, '1500000000000000000000'],
+      [-2.5e-10, '-0.00000000025'],
+      [0.30000000000000004, '0.30000000000000004'],
+      [1e22, '10000000000000000000000'],
+      [1e-25, '0.0000000000000000000000001'],
+    ] as const) {
+      const res = await put(agent.id, { test_score: sent });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(json(res).test_score, String(sent)).toBe(stored);
+    }
+  });
+
+  it('refuses a test_score whose digits do not fit, as a number or as a string, and keeps the old one', async () => {
+    const agent = json(await put((await createAgent(t.app, token)).id, { test_score: '0.5' }));
+    for (const sent of [1e308, -1e300, 5e-324, `.${'9'.repeat(63)}`, `-.${'1'.repeat(62)}`]) {
+      expect422(await put(agent.id, { test_score: sent }), ['body', 'test_score'], 'decimal_max_digits');
+    }
+    const after = json(await t.app.inject({ method: 'GET', url: `/v1/agent-configurations/${agent.id}`, headers: bearer(token) }));
+    expect(after.test_score).toBe('0.5');
+    expect(after.updated_at).toBe(agent.updated_at);
+  });
+
+  it('refuses a rate limit the column cannot hold (422, not a database error)', async () => {
+    const agent = await createAgent(t.app, token);
+    expect422(await put(agent.id, { rate_limit_requests_per_minute: 2 ** 31 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
+    expect422(await put(agent.id, { rate_limit_requests_per_minute: 1e300 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/',
+      headers: bearer(token),
+      payload: { agent_name: 'a', model_name: 'm', rate_limit_requests_per_minute: 9_007_199_254_740_991 },
+    });
+    expect422(created, ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
+    expect(json(await put(agent.id, { rate_limit_requests_per_minute: 1_000_000 })).rate_limit_requests_per_minute).toBe(1_000_000);
+  });
+});
