@@ -9,7 +9,7 @@ const postgresUrl = process.env.WARDEN_TEST_POSTGRES_URL;
 const postgresTarget = postgresUrl
   ? `the server at ${postgresUrl.replace(/\/\/[^@/]*@/, '//')} (WARDEN_TEST_POSTGRES_URL)`
   : 'embedded PGlite (set WARDEN_TEST_POSTGRES_URL to use a PostgreSQL server)';
-console.log(`warden tests: engines sqlite (in memory) and postgres on ${postgresTarget}`);
+console.log(`warden tests: engines sqlite (a temporary file per test file, opened as in production) and postgres on ${postgresTarget}`);
 
 export default defineConfig({
   test: {
