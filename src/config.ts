@@ -8,7 +8,7 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
-  /** Folder for the generated secret key, uploaded documents and the first admin's credentials. */
+  /** Folder for the generated secret key and the first admin's credentials (documents are in the database). */
   dataDir: string;
   /** Explicit secret; when absent one is generated once and kept in `dataDir`. */
   secretKey: string | undefined;

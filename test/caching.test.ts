@@ -1,12 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { deriveKeys } from '../src/crypto/keys.js';
-import { openDatabase, type Database } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrations/index.js';
 import { bearer, buildTestApp, TEST_ENGINE, type TestApp } from './helpers/app.js';
 import { createAgent, createWorld, login, type World } from './helpers/factories.js';
 
@@ -117,34 +110,10 @@ function cachingSuite(name: string, build: () => Promise<{ app: FastifyInstance;
   });
 }
 
+// On SQLite, buildTestApp opens a file as production does (group commit, a reader connection).
 cachingSuite(`read caching (${TEST_ENGINE})`, async () => {
   const t: TestApp = await buildTestApp();
   return { app: t.app, close: () => t.close() };
-});
-
-// The deployment's SQLite: a file, group commit, a separate reader connection.
-describe.skipIf(TEST_ENGINE !== 'sqlite')('on a SQLite file', () => {
-  cachingSuite('read caching (sqlite file, group commit)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-cache-'));
-    const database: Database = openDatabase({ dialect: 'sqlite', filename: path.join(dir, 'warden.db') });
-    await migrateToLatest(database.db, database.dialect);
-    const app = await buildApp({
-      database,
-      keys: deriveKeys('test-secret-key-that-is-long-enough-0123456789'),
-      dataDir: dir,
-      passwordHashCost: 10,
-      tokenTtlSeconds: 3600,
-    });
-    await app.ready();
-    return {
-      app,
-      async close() {
-        await app.close();
-        await database.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  });
 });
 
 // The principal of a login token is kept between requests on SQLite (src/http/auth.ts): it

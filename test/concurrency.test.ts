@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
-import { createAgent, createWorld, type World } from './helpers/factories.js';
+import { createAgent, createUser, createWorld, type Actor, type World } from './helpers/factories.js';
 
 let t: TestApp;
 let world: World;
@@ -99,6 +99,60 @@ describe('concurrent writers of one agent', () => {
     for (const e of events.slice(1)) counts.set(e.to_stage, (counts.get(e.to_stage) ?? 0) + 1);
     for (const stage of STAGES) expect(counts.get(stage)).toBe(n / STAGES.length);
     const final = (await t.app.inject({ method: 'GET', url, headers: bearer(world.teamA.member.token) })).json();
+    expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
+  });
+  it('hundreds of concurrent writes of the same field: the final value is the last write of a stream, lifecycle streams keep their order', async () => {
+    const agent = await createAgent(t.app, world.teamA.member.token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    // Lifecycle streams act as different people, so each stream's events can be picked out of
+    // the history (changed_by) and their order checked against the order the stream sent them.
+    const movers: Actor[] = [];
+    for (let s = 0; s < 4; s++) movers.push(await createUser(t.app, world.teamA.owner.token, world.teamA.id, `mover${s}`));
+    const streams = 12;
+    const writesPerStream = 25;
+    const lastOfStream: string[] = [];
+    const written = new Set<string>();
+    const nameStreams = Array.from({ length: streams }, async (_, s) => {
+      for (let i = 1; i <= writesPerStream; i++) {
+        const value = `name-${s}-${i}`;
+        written.add(value);
+        const body = await put(url, { agent_name: value });
+        // The answer is the row as this write left it, not as a racing write did.
+        expect(body.agent_name).toBe(value);
+      }
+      lastOfStream.push(`name-${s}-${writesPerStream}`);
+    });
+    // And a burst of writes all sent in the same instant.
+    const burst = Array.from({ length: 100 }, async (_, i) => {
+      const value = `burst-${i}`;
+      written.add(value);
+      expect((await put(url, { agent_name: value })).agent_name).toBe(value);
+    });
+    const sent = new Map<string, string[]>();
+    const lifecycle = movers.map(async (mover, s) => {
+      const moves: string[] = [];
+      sent.set(mover.id, moves);
+      for (let i = 0; i < 25; i++) {
+        const stage = STAGES[(s * 5 + i * 7) % STAGES.length] as string;
+        const res = await t.app.inject({ method: 'PUT', url: `${url}/lifecycle`, headers: bearer(mover.token), payload: { trust_stage: stage } });
+        expect(res.statusCode, res.body).toBe(200);
+        moves.push(stage);
+      }
+    });
+    await Promise.all([...nameStreams, ...burst, ...lifecycle]);
+
+    const final = (await t.app.inject({ method: 'GET', url, headers: bearer(world.teamA.member.token) })).json();
+    expect(written.has(final.agent_name)).toBe(true);
+    // A stream's earlier value can only be final if a later write of the same stream was lost.
+    if (final.agent_name.startsWith('name-')) expect(lastOfStream).toContain(final.agent_name);
+
+    const history = (await t.app.inject({ method: 'GET', url: `${url}/lifecycle/history?limit=1000`, headers: bearer(world.teamA.member.token) })).json();
+    const events: Array<{ from_stage: string | null; to_stage: string; changed_by: string }> = history.results;
+    expect(history.count).toBe(1 + 4 * 25);
+    for (let i = 1; i < events.length; i++) expect(events[i]?.from_stage, `event ${i}`).toBe(events[i - 1]?.to_stage);
+    for (const [moverId, moves] of sent) {
+      expect(events.filter((e) => e.changed_by === moverId).map((e) => e.to_stage)).toEqual(moves);
+    }
     expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
   });
 });

@@ -29,7 +29,7 @@ describe('SQLite durability', () => {
     const target = (await api(server.url, 'POST', '/v1/agent-configurations/', token, { agent_name: 'target', model_name: 'm' })).body;
 
     const acknowledgedAgents: string[] = [];
-    let acknowledgedMoves = 0;
+    const acknowledgedMoves = new Map<string, number>();
     let stop = false;
     const url = server.url;
     const worker = async (w: number) => {
@@ -39,18 +39,20 @@ describe('SQLite durability', () => {
             const res = await api(url, 'POST', '/v1/agent-configurations/', token, { agent_name: `w${w}-${i}`, model_name: 'm' });
             if (res.status === 201) acknowledgedAgents.push(res.body.id);
           } else {
-            const res = await api(url, 'PUT', `/v1/agent-configurations/${target.id}/lifecycle`, token, { trust_stage: i % 4 === 1 ? 'tested' : 'hardened' });
-            if (res.status === 200) acknowledgedMoves++;
+            const stage = i % 4 === 1 ? 'tested' : 'hardened';
+            const res = await api(url, 'PUT', `/v1/agent-configurations/${target.id}/lifecycle`, token, { trust_stage: stage });
+            if (res.status === 200) acknowledgedMoves.set(stage, (acknowledgedMoves.get(stage) ?? 0) + 1);
           }
         } catch {
           return; // the connection died with the process
         }
       }
     };
+    const moveCount = () => [...acknowledgedMoves.values()].reduce((a, b) => a + b, 0);
     const workers = Array.from({ length: 8 }, (_, w) => worker(w));
     // Kill once the load is well under way (bounded: at most 10 s).
     const started = Date.now();
-    while (acknowledgedAgents.length + acknowledgedMoves < 300 && Date.now() - started < 10_000) {
+    while (acknowledgedAgents.length + moveCount() < 300 && Date.now() - started < 10_000) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await server.kill('SIGKILL');
@@ -68,7 +70,23 @@ describe('SQLite durability', () => {
     }
     const lost = acknowledgedAgents.filter((id) => !stored.has(id));
     expect(lost).toEqual([]);
-    const history = (await api(server.url, 'GET', `/v1/agent-configurations/${target.id}/lifecycle/history?limit=1`, fresh)).body;
-    expect(history.count - 1).toBeGreaterThanOrEqual(acknowledgedMoves);
+    // The whole lifecycle history, not only the final state: one unbroken chain from
+    // "registered", holding every acknowledged move (and at most one unacknowledged move per
+    // worker: those in flight when the process died may or may not have committed).
+    const events: Array<{ from_stage: string | null; to_stage: string }> = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = (await api(server.url, 'GET', `/v1/agent-configurations/${target.id}/lifecycle/history?limit=1000&offset=${offset}`, fresh)).body;
+      events.push(...page.results);
+      if (page.results.length < 1000) break;
+    }
+    expect(events[0]).toMatchObject({ from_stage: null, to_stage: 'registered' });
+    for (let i = 1; i < events.length; i++) expect(events[i]?.from_stage, `event ${i}`).toBe(events[i - 1]?.to_stage);
+    for (const [stage, count] of acknowledgedMoves) {
+      expect(events.filter((e, i) => i > 0 && e.to_stage === stage).length, stage).toBeGreaterThanOrEqual(count);
+    }
+    expect(events.length - 1).toBeLessThanOrEqual(moveCount() + workers.length);
+    expect(moveCount()).toBeGreaterThan(20);
+    const after = (await api(server.url, 'GET', `/v1/agent-configurations/${target.id}`, fresh)).body;
+    expect(after.trust_stage).toBe(events[events.length - 1]?.to_stage);
   });
 });

@@ -6,9 +6,8 @@ import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 
-// Group commit (src/db/sqlite-group-commit.ts) on a SQLite file: one engine only, the suite
-// runs it once per project but it never touches PostgreSQL.
-describe.skipIf(process.env.WARDEN_TEST_ENGINE === 'postgres')('SQLite group commit', () => {
+// Group commit (src/db/sqlite-group-commit.ts) on a SQLite file: SQLite only (vitest.config.ts).
+describe('SQLite group commit', () => {
   let dir: string;
   let file: string;
   let database: Database;

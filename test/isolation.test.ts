@@ -4,6 +4,7 @@ import { deriveKeys } from '../src/crypto/keys.js';
 import { signAccessToken } from '../src/modules/auth/tokens.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createAgent, createUser, createWorld, login, uniqueEmail, type Actor, type World } from './helpers/factories.js';
+import { startFakeLlm } from './helpers/fake-llm.js';
 import { ROUTES, type Caller, type Ctx, type RouteCase } from './helpers/route-table.js';
 
 /**
@@ -11,11 +12,14 @@ import { ROUTES, type Caller, type Ctx, type RouteCase } from './helpers/route-t
  * come from the app itself, so a new route that is not in the table fails this test.
  */
 let t: TestApp;
+let fakeLlm: Awaited<ReturnType<typeof startFakeLlm>>;
 let world: World;
 const tokens = {} as Record<Caller, (needs: string | null) => Promise<string | undefined>>;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // Rule extraction runs against a fake model, so its cells show who may extract (not a 503).
+  fakeLlm = await startFakeLlm();
+  t = await buildTestApp({ app: { llm: fakeLlm.llm } });
   world = await createWorld(t.app);
   const member = world.teamA.member;
 
@@ -48,7 +52,10 @@ beforeAll(async () => {
   tokens.member = async () => member.token;
   tokens.superAdmin = async () => world.admin.token;
 });
-afterAll(async () => t.close());
+afterAll(async () => {
+  await t.close();
+  await fakeLlm.close();
+});
 
 const CALLERS: Caller[] = ['anonymous', 'malformed', 'expired', 'revokedSession', 'revokedKey', 'keyWithoutPermission', 'otherTeam', 'member', 'superAdmin'];
 
@@ -92,6 +99,17 @@ describe('isolation matrix', () => {
     expect(stale, 'entries for routes the app does not have').toEqual([]);
   });
 
+  it('lists its public routes explicitly: login and refresh under /v1, and healthz, openapi and docs', async () => {
+    const publicApi = t.app.apiRoutes.filter((r) => r.public).map((r) => `${r.method} ${r.url}`).sort();
+    expect(publicApi).toEqual(['POST /v1/auth/jwt/login', 'POST /v1/auth/jwt/refresh']);
+    expect(ROUTES.filter((r) => r.public).map((r) => `${r.method} ${r.url}`).sort()).toEqual(publicApi);
+    // Outside /v1, only these answer without a credential.
+    for (const url of ['/healthz', '/openapi.json', '/docs/']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/v1/users/me' })).headers['www-authenticate']).toBe('Bearer');
+  });
+
   const expected = (route: RouteCase, caller: Caller): number => {
     if (route.public) return route.expect[caller] ?? route.expect.member;
     switch (caller) {
@@ -119,15 +137,18 @@ describe('isolation matrix', () => {
         const fresh = route.freshActors ? await freshActor(caller) : undefined;
         const token = fresh?.token ?? (await tokens[caller](route.needs));
         const actor = fresh ?? ACTOR_OF[caller]?.(world);
-        const { url, body } = await route.prepare(ctx(actor), caller);
+        const { url, body, headers } = await route.prepare(ctx(actor), caller);
         const res = await t.app.inject({
           method: route.method as 'GET',
           url,
-          headers: token === undefined ? {} : bearer(token),
+          headers: { ...headers, ...(token === undefined ? {} : bearer(token)) },
           ...(body === undefined ? {} : { payload: body as object }),
         });
         const want = expected(route, caller);
         if (res.statusCode !== want) failures.push(`${caller}: expected ${want}, got ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (res.statusCode === 401 && res.headers['www-authenticate'] !== 'Bearer') {
+          failures.push(`${caller}: 401 without WWW-Authenticate: Bearer (${String(res.headers['www-authenticate'])})`);
+        }
         if (res.statusCode >= 400) {
           const detail = JSON.parse(res.body).detail;
           if (res.statusCode !== 422 && typeof detail !== 'string') failures.push(`${caller}: error body without a detail message`);

@@ -31,6 +31,24 @@ describe('failed-login limits', () => {
     expectDetail(await attempt(world.teamB.member.email, world.teamB.member.password, '10.9.9.9'), 429);
     expect((await attempt(world.teamB.member.email, world.teamB.member.password, '10.8.8.8')).statusCode).toBe(200);
   });
+
+  it('counts an attempt before the password hash: concurrent wrong logins get at most the limit of 401s', async () => {
+    const target = world.teamB.owner;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(target.email, `wrong-${i}`, `10.7.0.${i + 1}`)));
+    const statuses = answers.map((r) => r.statusCode).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    for (const r of answers.filter((a) => a.statusCode === 429)) expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    // The right password too is refused now: the account is locked for the window.
+    expectDetail(await attempt(target.email, target.password, '10.7.1.1'), 429);
+  });
+
+  it('counts IPv6 clients by their /64', async () => {
+    for (let i = 0; i < 6; i++) expectDetail(await attempt(uniqueEmail('v6'), 'guess-123', `2001:db8:1:2::${(i + 1).toString(16)}`), 401);
+    // Another address of the same /64 is the same client; another /64 is not.
+    expectDetail(await attempt(world.teamA.owner.email, world.teamA.owner.password, '2001:db8:1:2:ffff:1:2:3'), 429);
+    expect((await attempt(world.teamA.owner.email, world.teamA.owner.password, '2001:db8:1:3::1')).statusCode).toBe(200);
+  });
 });
 
 describe('API rate limit', () => {

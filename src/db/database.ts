@@ -59,7 +59,13 @@ export function openSqlite(filename: string): SqliteDatabase.Database {
   const raw = new SqliteDatabase(filename);
   // WAL + synchronous=FULL: a write that was acknowledged is on disk, even if the
   // process or the machine dies right after (docs/decisions.md, "Durability").
-  raw.pragma('journal_mode = WAL');
+  // The pragma answers the mode in force: a file that cannot switch (a read-only folder, a
+  // network file system without shared memory) must not run silently without WAL.
+  const mode = raw.pragma('journal_mode = WAL', { simple: true });
+  if (filename !== ':memory:' && mode !== 'wal') {
+    raw.close();
+    throw new Error(`SQLite could not switch ${filename} to WAL mode (it is in "${String(mode)}" mode)`);
+  }
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');

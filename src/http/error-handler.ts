@@ -1,9 +1,32 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isForeignKeyViolation } from '../db/errors.js';
+import { classifyDriverError, type DriverErrorKind } from '../db/errors.js';
 import { AppError, RequestValidationError, type ValidationIssue } from './errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan, toValidationIssues } from './validation.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, nulCharacterAt, nulCharacterIssue, toValidationIssues } from './validation.js';
 
 const sendIssues = (reply: FastifyReply, issues: ValidationIssue[]) => reply.code(422).send({ detail: issues });
+
+/**
+ * What a classified driver error answers (docs/decisions.md, "Database errors"). The statement
+ * failed, so its transaction wrote nothing; a `retryable` one may be sent again as it is.
+ */
+const DRIVER_ERROR_ANSWERS: Record<DriverErrorKind, { status: number; body: unknown; headers?: Record<string, string> }> = {
+  unique_violation: { status: 409, body: { detail: 'A resource with these values exists already' } },
+  // A row referring to one that does not exist (a super admin's team_id of no team, a
+  // resource deleted meanwhile): the thing referred to is not found.
+  foreign_key_violation: { status: 404, body: { detail: 'A resource this request refers to does not exist' } },
+  not_null_violation: { status: 422, body: { detail: [{ loc: ['body'], msg: 'A required value is missing', type: 'missing' }] } },
+  too_long: { status: 422, body: { detail: [{ loc: ['body'], msg: 'A value is too long to be stored', type: 'string_too_long' }] } },
+  out_of_range: { status: 422, body: { detail: [{ loc: ['body'], msg: 'A number is outside the range that can be stored', type: 'value_error' }] } },
+  bad_text: {
+    status: 422,
+    body: { detail: [{ loc: ['body'], msg: 'Input should be a valid string, unable to store it as Unicode text', type: 'string_unicode' }] },
+  },
+  retryable: {
+    status: 503,
+    headers: { 'retry-after': '1' },
+    body: { detail: 'The database is busy and nothing was written: send the request again' },
+  },
+};
 
 /** Fastify's own request errors, turned into the contract's shapes (never a 500). */
 function frameworkError(error: FastifyError, request: FastifyRequest): { status: number; body: unknown } | undefined {
@@ -49,9 +72,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       }
       return sendIssues(reply, toValidationIssues(error.validation as never, part));
     }
-    // A row referring to one that does not exist (a super admin's team_id of no team, a
-    // resource deleted meanwhile): the thing referred to is not found.
-    if (isForeignKeyViolation(error)) return reply.code(404).send({ detail: 'A resource this request refers to does not exist' });
+    const driverKind = classifyDriverError(error);
+    if (driverKind !== undefined) {
+      // Validation should have stopped most of these first: log it, as a gap to close.
+      request.log.warn({ code: (error as { code?: unknown }).code, kind: driverKind }, 'database refused the request');
+      const answer = DRIVER_ERROR_ANSWERS[driverKind];
+      return reply.code(answer.status).headers(answer.headers ?? {}).send(answer.body);
+    }
     const known = frameworkError(error, request);
     if (known) return reply.code(known.status).send(known.body);
     request.log.error({ err: error }, 'unhandled error');
@@ -61,6 +88,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     if (typeof request.body === 'object' && request.body !== null && nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
       return done(new RequestValidationError([{ loc: ['body'], msg: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_invalid' }]));
+    }
+    // Path, query and body alike: one answer on both engines (PostgreSQL cannot store U+0000).
+    for (const [prefix, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+      const loc = nulCharacterAt(value);
+      if (loc !== undefined) return done(new RequestValidationError([nulCharacterIssue([prefix, ...loc])]));
     }
     done();
   });

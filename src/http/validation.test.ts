@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundIntegers, nestsDeeperThan } from './validation.js';
+import { boundIntegers, nestsDeeperThan, nulCharacterAt } from './validation.js';
 
 describe('boundIntegers', () => {
   it('bounds unbounded integers, keeps given bounds and leaves the original alone', () => {
@@ -20,5 +20,15 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan(nest(33), 32)).toBe(true);
     expect(nestsDeeperThan(nest(100_000), 32)).toBe(true);
     expect(nestsDeeperThan('text', 0)).toBe(false);
+  });
+});
+
+describe('nulCharacterAt', () => {
+  it('gives the loc of the first NUL in a string or a key, and nothing for clean input', () => {
+    expect(nulCharacterAt({ a: ['x', { b: 'y\u0000' }] })).toEqual(['a', 1, 'b']);
+    expect(nulCharacterAt({ 'k\u0000': 1 })).toEqual(['k\u0000']);
+    expect(nulCharacterAt('\u0000')).toEqual([]);
+    expect(nulCharacterAt({ a: 'ok', b: [1, null, '😀', 'é'] })).toBeUndefined();
+    expect(nulCharacterAt(undefined)).toBeUndefined();
   });
 });

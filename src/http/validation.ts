@@ -93,6 +93,35 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * Where a value holds a NUL character (U+0000), in a string or an object key, as a loc
+ * below the part (undefined: nowhere). PostgreSQL refuses NUL in text and jsonb, so without
+ * this check the same request would be stored on SQLite and fail on PostgreSQL; both engines
+ * refuse it here instead (docs/decisions.md, "NUL characters"). Iterative, like nestsDeeperThan.
+ */
+export function nulCharacterAt(value: unknown): Array<string | number> | undefined {
+  const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
+  while (stack.length > 0) {
+    const [current, loc] = stack.pop() as [unknown, Array<string | number>];
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return loc;
+      continue;
+    }
+    if (typeof current !== 'object' || current === null) continue;
+    const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((v, i) => [i, v]) : Object.entries(current);
+    for (const [key, child] of entries) {
+      if (typeof key === 'string' && key.includes('\u0000')) return [...loc, key];
+      stack.push([child, [...loc, key]]);
+    }
+  }
+  return undefined;
+}
+
+/** The 422 issue for a NUL character at `loc` (already prefixed with body / query / path). */
+export function nulCharacterIssue(loc: Array<string | number>): ValidationIssue {
+  return { loc, msg: 'String should not contain the NUL character (U+0000)', type: 'string_pattern_mismatch' };
+}
+
 const LOC_PREFIX: Record<string, string> = {
   body: 'body',
   querystring: 'query',

@@ -2,6 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { deriveKeys } from '../../src/crypto/keys.js';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, postgresDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
@@ -12,12 +15,23 @@ export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.WARDEN_TEST_ENGINE
 const POSTGRES_URL = process.env.WARDEN_TEST_POSTGRES_URL || undefined;
 
 /**
- * A fresh, empty database on the engine under test: in-memory SQLite; a schema of its own on
- * the PostgreSQL server named by WARDEN_TEST_POSTGRES_URL (dropped at close); or, without a
- * server, an embedded PGlite instance.
+ * A fresh, empty database on the engine under test: a SQLite file in a temporary folder,
+ * opened exactly as production opens it (WAL, synchronous=FULL, group commit, a read-only
+ * second connection; removed at close); a schema of its own on the PostgreSQL server named by
+ * WARDEN_TEST_POSTGRES_URL (dropped at close); or, without a server, an embedded PGlite instance.
  */
 export async function openTestDatabase(): Promise<Database> {
-  if (TEST_ENGINE === 'sqlite') return openDatabase({ dialect: 'sqlite', filename: ':memory:' });
+  if (TEST_ENGINE === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'warden-test-'));
+    const database = openDatabase({ dialect: 'sqlite', filename: path.join(dir, 'warden.db') });
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
   if (POSTGRES_URL === undefined) {
     const { pool, ready } = pglitePool();
     await ready;
@@ -64,7 +78,7 @@ export interface TestApp {
 }
 
 /**
- * A fresh service on a fresh in-memory database. Tokens last a year by default so that
+ * A fresh service on a fresh database of the engine under test. Tokens last a year by default so that
  * tests may move the clock by days; token-expiry tests pass the real 24 h.
  */
 export async function buildTestApp(

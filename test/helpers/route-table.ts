@@ -39,7 +39,8 @@ export interface RouteCase {
   /** The route changes the caller's own session or password: use a fresh person per cell. */
   freshActors?: boolean;
   expect: Partial<Record<Caller, number>> & { member: number };
-  prepare(ctx: Ctx, caller: Caller): Promise<{ url: string; body?: unknown }>;
+  /** `body` is sent as JSON unless `headers` give another content type (then as it is: a multipart Buffer). */
+  prepare(ctx: Ctx, caller: Caller): Promise<{ url: string; body?: unknown; headers?: Record<string, string> }>;
 }
 
 const A = (ctx: Ctx) => ctx.world.teamA;
@@ -148,15 +149,20 @@ export const ROUTES: RouteCase[] = [
     method: 'POST',
     url: '/v1/teams/invites/:invitation_id/accept',
     needs: null,
-    // Addressed to someone else: to every caller here it does not exist.
-    expect: { member: 404, superAdmin: 404 },
-    prepare: async (ctx) => {
+    freshActors: true,
+    // Addressed to the caller (a fresh person, into team B, of which they are not a member): the
+    // member and a super admin accept it; to a member of another team it is addressed to
+    // someone else, and does not exist. Accepting needs no permission: any key of the invitee.
+    expect: { member: 201, superAdmin: 201, otherTeam: 404 },
+    prepare: async (ctx, caller) => {
+      const to = caller === 'member' || caller === 'superAdmin' || caller === 'keyWithoutPermission' ? (ctx.actor?.email ?? ctx.uniqueEmail('someone')) : ctx.uniqueEmail('someone-else');
       const res = await ctx.app.inject({
         method: 'POST',
-        url: `/v1/teams/${A(ctx).id}/invites`,
-        headers: { authorization: `Bearer ${A(ctx).owner.token}` },
-        payload: { email: ctx.uniqueEmail('someone-else') },
+        url: `/v1/teams/${ctx.world.teamB.id}/invites`,
+        headers: { authorization: `Bearer ${ctx.world.teamB.owner.token}` },
+        payload: { email: to },
       });
+      if (res.statusCode !== 201) throw new Error(`invite → ${res.statusCode}: ${res.body}`);
       return { url: `/v1/teams/invites/${res.json().id}/accept` };
     },
   },

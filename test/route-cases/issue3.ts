@@ -34,6 +34,18 @@ const withFile = async (ctx: Ctx) => {
   return policy;
 };
 
+const withApprovedRule = async (ctx: Ctx) => {
+  const policy = await newPolicy(ctx);
+  const rule = await call(ctx, 'POST', `/v1/policies/${policy.id}/rules`, {
+    rule_type: 'prohibition',
+    action: 'share_email',
+    consequence: { action: 'block', severity: 'high' },
+    natural_language: 'Agents must not share emails.',
+  });
+  await call(ctx, 'POST', `/v1/rules/${rule.id}/approve`);
+  return policy;
+};
+
 const presetId = async (ctx: Ctx) => ((await call(ctx, 'GET', '/v1/policies/presets/')) as { results: Array<{ id: string }> }).results[0]?.id ?? '';
 
 const onPolicy = (method: string, suffix: string, needs: string, member: number, body?: unknown, make = newPolicy): RouteCase => ({
@@ -67,14 +79,23 @@ export const ISSUE3_ROUTES: RouteCase[] = [
   onPolicy('PATCH', '', 'policy:write', 200, { name: 'renamed' }),
   onPolicy('DELETE', '', 'policy:write', 204),
   // No rules yet: activation is refused with 409 to those allowed to ask.
-  onPolicy('POST', '/activate', 'policy:write', 409),
-  // A JSON body is not a multipart upload: 415 to those allowed to upload.
-  onPolicy('POST', '/upload', 'policy:write', 415, { file: 'x' }),
+  // A policy whose one rule is approved: activated by those allowed to.
+  onPolicy('POST', '/activate', 'policy:write', 200, undefined, withApprovedRule),
+  {
+    method: 'POST',
+    url: '/v1/policies/:policy_id/upload',
+    needs: 'policy:write',
+    expect: { member: 200 },
+    prepare: async (ctx) => {
+      const { payload, headers } = multipartBody('file', 'policy.md', Buffer.from('# Policy\n\nAgents must not share emails.\n'));
+      return { url: `/v1/policies/${(await newPolicy(ctx)).id}/upload`, body: payload, headers };
+    },
+  },
   onPolicy('GET', '/file', 'policy:read', 200, undefined, withFile),
   onPolicy('DELETE', '/file', 'policy:write', 200, undefined, withFile),
   onPolicy('GET', '/converted', 'policy:read', 200, undefined, withFile),
-  // The test app configures no language model: 503 to those allowed to extract.
-  onPolicy('POST', '/extract-rules', 'policy:write', 503),
+  // The matrix's app has a fake language model (test/helpers/fake-llm.ts) that finds no rules.
+  onPolicy('POST', '/extract-rules', 'policy:write', 201),
   onPolicy('GET', '/rules', 'policy:read', 200),
   onPolicy('POST', '/rules', 'policy:write', 201, { rule_type: 'permission', action: 'answer', consequence: {}, natural_language: 'The agent may answer.' }),
   { method: 'GET', url: '/v1/rules/', needs: 'policy:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/rules/' }) },

@@ -19,22 +19,48 @@ export function maskedApiKey(row: Pick<AgentRow, 'api_key_enc' | 'api_key_hint'>
   return API_KEY_MASK + (row.api_key_hint ?? '');
 }
 
+/** The longest `test_score` kept: the column's width (varchar(64)) on both engines. */
+export const TEST_SCORE_MAX_LENGTH = 64;
+
+/**
+ * A number's shortest round-trip form (what JSON sent) written out without an exponent,
+ * digit for digit: 1e-7 → "0.0000001", 1.5e+21 → "1500000000000000000000". No rounding: the
+ * digits are those of `String(value)`, only the decimal point moves.
+ */
+function plainDecimal(value: number): string {
+  const text = String(value);
+  const match = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/i.exec(text);
+  if (match === null) return text;
+  const [, sign = '', int = '', frac = '', exp = '0'] = match;
+  const digits = int + frac;
+  const point = int.length + Number(exp);
+  const body =
+    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return sign + body;
+}
+
 /**
  * `test_score` is a decimal number in string form. Numbers and strings are normalised the
  * way Python's Decimal prints them ("+.50" → "0.50", "007" → "7"), never in exponent form.
+ * Never rounded: a value whose digits do not fit the column is refused (422), not cut.
  */
 export function toDecimalString(value: number | string, loc: Array<string | number>): string {
+  let text: string;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw invalid(loc, 'Input should be a finite number', 'finite_number');
-    const plain = String(value);
-    return /e/i.test(plain) ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : plain;
+    text = plainDecimal(value);
+  } else {
+    const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(value);
+    if (match === null) throw invalid(loc, 'Input should be a valid decimal', 'decimal_parsing');
+    const [, sign = '', intPart = '', frac] = match;
+    const integer = intPart.replace(/^0+(?=\d)/, '') || '0';
+    const fraction = frac !== undefined && frac.length > 0 ? `.${frac}` : '';
+    text = `${sign === '-' ? '-' : ''}${integer}${fraction}`;
   }
-  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(value);
-  if (match === null) throw invalid(loc, 'Input should be a valid decimal', 'decimal_parsing');
-  const [, sign = '', intPart = '', frac] = match;
-  const integer = intPart.replace(/^0+(?=\d)/, '') || '0';
-  const fraction = frac !== undefined && frac.length > 0 ? `.${frac}` : '';
-  return `${sign === '-' ? '-' : ''}${integer}${fraction}`;
+  if (text.length > TEST_SCORE_MAX_LENGTH) {
+    throw invalid(loc, `Decimal input should have no more than ${TEST_SCORE_MAX_LENGTH} characters written out in full`, 'decimal_max_digits');
+  }
+  return text;
 }
 
 export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): AgentOut {

@@ -97,8 +97,10 @@ export function createAuthService(deps: AuthDeps) {
     /** `address` is the client's address, for the failed-login limit per address. */
     async login(email: string, password: string, address: string): Promise<TokenResponse> {
       const account = email.trim().toLowerCase();
-      const wait = deps.loginThrottle.retryAfter(account, address, now());
-      if (wait > 0) {
+      // Counted before the slow hash: concurrent guesses cannot all pass the check (login-throttle.ts).
+      const reservation = deps.loginThrottle.reserve(account, address, now());
+      if (!('attempt' in reservation)) {
+        const wait = reservation.wait;
         throw new AppError('too_many_requests', `Too many failed logins: try again in ${wait} seconds`, { 'retry-after': String(wait) });
       }
       const user = await findUserByEmail(db, account);
@@ -111,11 +113,8 @@ export function createAuthService(deps: AuthDeps) {
       } else {
         ok = (await verifyPassword(password, user.password_hash)) && user.is_active === 1;
       }
-      if (!ok || user === undefined) {
-        deps.loginThrottle.recordFailure(account, address, now());
-        throw unauthenticated('Incorrect email or password');
-      }
-      deps.loginThrottle.recordSuccess(account);
+      if (!ok || user === undefined) throw unauthenticated('Incorrect email or password');
+      reservation.attempt.succeeded();
       return startSession(user.id);
     },
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLoginThrottle } from './login-throttle.js';
+import { addressKey, createLoginThrottle } from './login-throttle.js';
 
 const limits = { maxFailuresPerAccount: 3, maxFailuresPerAddress: 5, windowSeconds: 60 };
 
@@ -28,5 +28,40 @@ describe('login throttle', () => {
     for (let i = 0; i < 3; i++) throttle.recordFailure('a@x', '1.1.1.1', 10);
     throttle.recordSuccess('a@x');
     expect(throttle.retryAfter('a@x', '3.3.3.3', 11)).toBe(0);
+  });
+});
+
+describe('login throttle: reservations, memory bound, address keys', () => {
+  it('counts a reserved attempt at once and gives it back on success', () => {
+    const throttle = createLoginThrottle(limits);
+    const first = throttle.reserve('a@x', '1.1.1.1', 10);
+    const second = throttle.reserve('a@x', '1.1.1.1', 10);
+    const third = throttle.reserve('a@x', '1.1.1.1', 10);
+    expect([first, second, third].every((r) => 'attempt' in r)).toBe(true);
+    // Three attempts in flight, none finished: a fourth must wait.
+    expect(throttle.reserve('a@x', '1.1.1.1', 10)).toEqual({ wait: 60 });
+    if ('attempt' in third) third.attempt.succeeded();
+    expect(throttle.retryAfter('a@x', '1.1.1.1', 11)).toBe(0);
+  });
+
+  it('drops accounts whose failures left the window, and never holds more than maxKeys', () => {
+    const throttle = createLoginThrottle({ ...limits, maxKeys: 50 });
+    for (let i = 0; i < 40; i++) throttle.recordFailure(`old${i}@x`, `10.0.0.${i}`, 100);
+    expect(throttle.sizes()).toEqual({ accounts: 40, addresses: 40 });
+    // One failure after the window: every earlier entry is gone.
+    throttle.recordFailure('new@x', '10.1.0.1', 200);
+    expect(throttle.sizes()).toEqual({ accounts: 1, addresses: 1 });
+    for (let i = 0; i < 500; i++) throttle.recordFailure(`flood${i}@x`, `10.2.${i >> 8}.${i & 255}`, 300);
+    expect(throttle.sizes()).toEqual({ accounts: 50, addresses: 50 });
+  });
+
+  it('keys IPv6 clients by /64 and IPv4-mapped addresses as IPv4', () => {
+    expect(addressKey('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(addressKey('10.1.2.3')).toBe('10.1.2.3');
   });
 });

@@ -43,6 +43,7 @@ function decodeUtf8(content: Uint8Array): string | undefined {
 /** Collapses the spacing PDF text extraction leaves behind, keeping paragraph breaks. */
 function tidy(text: string): string {
   return text
+    .replace(/\u0000/g, '')
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t\u00a0]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, invalid } from '../../http/errors.js';
+import { AppError, invalid, RequestValidationError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { DownloadedFile, UploadedFile } from './documents.service.js';
 import { MAX_DOCUMENT_BYTES } from './documents.service.js';
