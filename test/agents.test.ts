@@ -404,3 +404,54 @@ async function createAgentIn(teamId: string, token: string, name: string) {
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
+
+/** Input both engines must treat alike: PostgreSQL used to answer some of it with a 500. */
+describe('values at the edge of the columns (both engines)', () => {
+  it('stores a rate limit beyond the int4 range, up to 2^53 − 1', async () => {
+    const token = world.teamA.member.token;
+    const created = await createAgent(t.app, token, { rate_limit_requests_per_minute: 2_147_483_648 });
+    expect(created.rate_limit_requests_per_minute).toBe(2_147_483_648);
+    const url = `/v1/agent-configurations/${created.id}`;
+    const res = await put(url, token, { rate_limit_requests_per_minute: Number.MAX_SAFE_INTEGER });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await get(url, token)).json().rate_limit_requests_per_minute).toBe(Number.MAX_SAFE_INTEGER);
+    expect422(await put(url, token, { rate_limit_requests_per_minute: 2 ** 53 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
+  });
+
+  it('stores a test_score whose normalised form is longer than the string it came from', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const longest = `.${'5'.repeat(63)}`; // 64 characters, answered as "0." + 63 fives
+    const res = await put(url, token, { test_score: longest });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().test_score).toBe(`0.${'5'.repeat(63)}`);
+    const huge = await put(url, token, { test_score: 1e300 });
+    expect(huge.statusCode, huge.body).toBe(200);
+    expect(huge.json().test_score).toMatch(/^1\d{300}$/);
+    expectReferenceShape(huge.json(), 'Agent');
+    expect((await get(url, token)).json().test_score).toBe(huge.json().test_score);
+    expect422(await put(url, token, { test_score: '1'.repeat(65) }), ['body', 'test_score'], 'string_too_long');
+  });
+
+  it('takes only canonical 8-4-4-4-12 uuids, in path, query and body', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const hex = agent.id.replace(/-/g, '');
+    for (const spelling of [`urn:uuid:${agent.id}`, `{${agent.id}}`, hex, `${agent.id}0`, agent.id.slice(1)]) {
+      expect422(await get(`/v1/agent-configurations/${encodeURIComponent(spelling)}`, token), ['path', 'id'], 'uuid_parsing');
+      expect422(await put(`/v1/agent-configurations/${agent.id}`, token, { dome_config_id: spelling }), ['body', 'dome_config_id'], 'uuid_parsing');
+      expect422(await get(`/v1/agent-configurations/?team_id=${encodeURIComponent(spelling)}`, token), ['query', 'team_id'], 'uuid_parsing');
+    }
+    // Upper case names the same id (ids are stored, and answered, lower case).
+    const upper = await get(`/v1/agent-configurations/${agent.id.toUpperCase()}`, token);
+    expect(upper.statusCode, upper.body).toBe(200);
+    expect(upper.json().id).toBe(agent.id);
+    const domeId = '0189ABCD-0000-7000-8000-00000000ABCD';
+    const withDome = await put(`/v1/agent-configurations/${agent.id}`, token, { dome_config_id: domeId });
+    expect(withDome.statusCode, withDome.body).toBe(200);
+    expect(withDome.json().dome_config_id).toBe(domeId.toLowerCase());
+    const listed = await get(`/v1/agent-configurations/?team_id=${world.teamA.id.toUpperCase()}`, token);
+    expect(listed.statusCode, listed.body).toBe(200);
+  });
+});

@@ -3,9 +3,29 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ValidationIssue } from './errors.js';
 
+/**
+ * A UUID is 8-4-4-4-12 hex digits, nothing else: ajv-formats also takes a `urn:uuid:` prefix,
+ * which no id column holds (PostgreSQL answered it with a 500, SQLite with a 404).
+ */
+export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LOWERCASE_UUID = 'x-lowercase-uuid';
+
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, ...options });
   addFormats.default(ajv);
+  ajv.addFormat('uuid', CANONICAL_UUID);
+  // Ids are stored lower-case; an upper-case spelling of one names the same id (as pydantic's UUID).
+  ajv.addKeyword({
+    keyword: LOWERCASE_UUID,
+    modifying: true,
+    schemaType: 'boolean',
+    validate: (_schema: boolean, data: unknown, _parent?: unknown, cxt?: { parentData: any; parentDataProperty: string | number }) => {
+      if (typeof data === 'string' && cxt?.parentData != null && CANONICAL_UUID.test(data)) {
+        cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
+      }
+      return true;
+    },
+  });
   return ajv;
 }
 
@@ -34,9 +54,19 @@ export function boundIntegers(schema: unknown): unknown {
   return out;
 }
 
+/** Marks every uuid-format string to be lower-cased once valid (on a copy, like boundIntegers). */
+export function lowercaseUuids(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lowercaseUuids);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = lowercaseUuids(value);
+  if (out.format === 'uuid') out[LOWERCASE_UUID] = true;
+  return out;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(boundIntegers(schema) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return ajv.compile(lowercaseUuids(boundIntegers(schema)) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */
