@@ -263,13 +263,13 @@ describe('PUT /v1/agent-configurations/{id} (seed 4.2)', () => {
     expect422(await put(url, token, { protocol: 'grpc' }), ['body', 'protocol'], 'enum');
     expect422(await put(url, token, { protection_status: 'shielded' }), ['body', 'protection_status'], 'enum');
     expect422(await put(url, token, { mcp_config: { proxy_url: 'not a url' } }), ['body', 'mcp_config', 'proxy_url'], 'url_parsing');
-    expect422(await put(url, token, { mcp_config: { proxy_url: '' } }), ['body', 'mcp_config', 'proxy_url'], 'string_too_short');
-    expect422(await put(url, token, { mcp_config: { proxy_url: `https://example.com/${'a'.repeat(2100)}` } }), ['body', 'mcp_config', 'proxy_url'], 'string_too_long');
+    expect422(await put(url, token, { mcp_config: { proxy_url: '' } }), ['body', 'mcp_config', 'proxy_url'], 'url_parsing');
+    expect422(await put(url, token, { mcp_config: { proxy_url: `https://example.com/${'a'.repeat(2100)}` } }), ['body', 'mcp_config', 'proxy_url'], 'url_too_long');
     expect422(await put(url, token, { mcp_config: { server_urls: ['https://ok.example.com', 'nope'] } }), ['body', 'mcp_config', 'server_urls', 1], 'url_parsing');
     expect422(await put(url, token, { mcp_config: { access_level: 'root' } }), ['body', 'mcp_config', 'access_level'], 'enum');
     expect422(await put(url, token, { delegated_agents: [{ name: 'no url' }] }), ['body', 'delegated_agents', 0, 'url'], 'missing');
     expect422(await put(url, token, { agent_params: { temperature: 'hot' } }), ['body', 'agent_params', 'temperature'], 'float_parsing');
-    expect422(await put(url, token, { agent_params: { max_tokens: 1.5 } }), ['body', 'agent_params', 'max_tokens'], 'int_parsing');
+    expect422(await put(url, token, { agent_params: { max_tokens: 1.5 } }), ['body', 'agent_params', 'max_tokens'], 'int_from_float');
     expect422(await put(url, token, { dome_config_id: 'abc' }), ['body', 'dome_config_id'], 'uuid_parsing');
     expect422(await put(url, token, { agent_name: 42 }), ['body', 'agent_name'], 'string_type');
     expect422(await put(url, token, { evaluated_harnesses: 'safety' }), ['body', 'evaluated_harnesses'], 'list_type');
@@ -453,5 +453,56 @@ describe('values at the edge of the columns (both engines)', () => {
     expect(withDome.json().dome_config_id).toBe(domeId.toLowerCase());
     const listed = await get(`/v1/agent-configurations/?team_id=${world.teamA.id.toUpperCase()}`, token);
     expect(listed.statusCode, listed.body).toBe(200);
+  });
+});
+
+/** The 422 `type` pydantic gives, where our checks differ from a plain JSON Schema reading. */
+describe("pydantic's error types", () => {
+  it('int_from_float for a number with a fraction, int_parsing for text', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    expect422(await put(url, token, { rate_limit_requests_per_minute: 1.5 }), ['body', 'rate_limit_requests_per_minute'], 'int_from_float');
+    expect422(await put(url, token, { last_evaluated_at: -0.25 }), ['body', 'last_evaluated_at'], 'int_from_float');
+    expect422(await put(url, token, { rate_limit_requests_per_minute: '15' }), ['body', 'rate_limit_requests_per_minute'], 'int_parsing');
+    expect422(await get('/v1/agent-configurations/?limit=1.5', token), ['query', 'limit'], 'int_parsing');
+    expect((await put(url, token, { rate_limit_requests_per_minute: 7.0 })).json().rate_limit_requests_per_minute).toBe(7);
+  });
+
+  it('url_too_long, url_parsing and url_scheme for the URL fields', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const long = `https://example.com/${'a'.repeat(2064)}`; // 2084 characters
+    expect422(await put(url, token, { mcp_config: { proxy_url: long } }), ['body', 'mcp_config', 'proxy_url'], 'url_too_long');
+    expect422(await put(url, token, { mcp_config: { server_urls: [long] } }), ['body', 'mcp_config', 'server_urls', 0], 'url_too_long');
+    expect422(await put(url, token, { mcp_config: { proxy_url: 'http//missing-colon' } }), ['body', 'mcp_config', 'proxy_url'], 'url_parsing');
+    for (const other of ['ftp://files.example.com/x', 'javascript:alert(1)', 'file:///etc/passwd', 'mailto:a@example.com']) {
+      expect422(await put(url, token, { mcp_config: { proxy_url: other } }), ['body', 'mcp_config', 'proxy_url'], 'url_scheme');
+      expect422(await put(url, token, { mcp_config: { server_urls: ['https://ok.example.com', other] } }), ['body', 'mcp_config', 'server_urls', 1], 'url_scheme');
+    }
+    const ok = await put(url, token, { mcp_config: { proxy_url: `https://example.com/${'a'.repeat(2063)}`, server_urls: ['HTTP://UPPER.example.com'] } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const res = await put(url, world.teamA.member.token, { mcp_config: { proxy_url: 'ftp://x.example.com' } });
+    expect(res.json().detail[0].msg).toBe("URL scheme should be 'http' or 'https'");
+  });
+
+  it("takes pydantic's lax spellings of a query boolean and refuses others with bool_parsing", async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    for (const yes of ['true', 'True', 'TRUE', '1', 'yes', 'YES', 'on', 'On', 't', 'y']) {
+      const res = await get(`/v1/agent-configurations/${agent.id}?include_scores=${yes}`, token);
+      expect(res.statusCode, `${yes}: ${res.body}`).toBe(200);
+      expect(res.json(), yes).toHaveProperty('latest_evaluation', null);
+    }
+    for (const no of ['false', 'False', '0', 'no', 'NO', 'off', 'OFF', 'f', 'n']) {
+      const res = await get(`/v1/agent-configurations/${agent.id}?include_scores=${no}`, token);
+      expect(res.statusCode, `${no}: ${res.body}`).toBe(200);
+      expect(res.json(), no).not.toHaveProperty('latest_evaluation');
+    }
+    for (const bad of ['2', 'maybe', 'truee', 'yess', '']) {
+      expect422(await get(`/v1/agent-configurations/${agent.id}?include_scores=${bad}`, token), ['query', 'include_scores'], 'bool_parsing');
+      expect422(await get(`/v1/agent-configurations/?include_scores=${bad}`, token), ['query', 'include_scores'], 'bool_parsing');
+    }
   });
 });

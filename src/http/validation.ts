@@ -9,9 +9,11 @@ import type { ValidationIssue } from './errors.js';
  */
 export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOWERCASE_UUID = 'x-lowercase-uuid';
+const HTTP_URL = 'x-http-url';
 
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, ...options });
+  // verbose: errors carry the value and the schema, which pick the pydantic type (int_from_float, url_too_long).
+  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, verbose: true, ...options });
   addFormats.default(ajv);
   ajv.addFormat('uuid', CANONICAL_UUID);
   // Ids are stored lower-case; an upper-case spelling of one names the same id (as pydantic's UUID).
@@ -24,6 +26,15 @@ function makeAjv(options: Options): Ajv {
         cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
       }
       return true;
+    },
+  });
+  // http(s) only, as pydantic's HttpUrl; a value that is no URL at all is left to `format`.
+  ajv.addKeyword({
+    keyword: HTTP_URL,
+    schemaType: 'boolean',
+    validate: (_schema: boolean, data: unknown) => {
+      if (typeof data !== 'string' || !URL.canParse(data)) return true;
+      return /^https?:$/.test(new URL(data).protocol);
     },
   });
   return ajv;
@@ -61,12 +72,48 @@ export function lowercaseUuids(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) out[key] = lowercaseUuids(value);
   if (out.format === 'uuid') out[LOWERCASE_UUID] = true;
+  if (out.format === 'uri') out[HTTP_URL] = true;
   return out;
+}
+
+/** pydantic's lax booleans (case-insensitive); any other spelling is a `bool_parsing` 422. */
+const LAX_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ...['1', 'on', 't', 'true', 'y', 'yes'].map((v) => [v, true] as const),
+  ...['0', 'off', 'f', 'false', 'n', 'no'].map((v) => [v, false] as const),
+]);
+
+const acceptsBoolean = (schema: unknown): boolean => {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as { type?: unknown; anyOf?: unknown[] };
+  return s.type === 'boolean' || (Array.isArray(s.anyOf) && s.anyOf.some(acceptsBoolean));
+};
+
+/** The boolean fields of a query string or path schema, which arrive as text. */
+function booleanFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  return Object.entries(properties).filter(([, s]) => acceptsBoolean(s)).map(([name]) => name);
 }
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(lowercaseUuids(boundIntegers(schema)) as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(lowercaseUuids(boundIntegers(schema)) as object);
+  const booleans = httpPart === 'body' ? [] : booleanFields(schema);
+  if (booleans.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
+  const withLaxBooleans = (data: unknown) => {
+    if (typeof data === 'object' && data !== null) {
+      const fields = data as Record<string, unknown>;
+      for (const name of booleans) {
+        const value = fields[name];
+        const known = typeof value === 'string' ? LAX_BOOLEANS.get(value.toLowerCase()) : undefined;
+        if (known !== undefined) fields[name] = known;
+      }
+    }
+    const ok = validate(data);
+    withLaxBooleans.errors = validate.errors;
+    return ok;
+  };
+  withLaxBooleans.errors = null as typeof validate.errors;
+  return withLaxBooleans as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */
@@ -124,6 +171,9 @@ function describeEnum(values: unknown[]): string {
   return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 }
 
+/** A length bound of a URL field is pydantic's url_too_long / url_parsing, not a string's. */
+const isUrlSchema = (error: ErrorObject) => (error.parentSchema as { format?: unknown } | undefined)?.format === 'uri';
+
 function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
   const loc = [prefix, ...pointerToLoc(error.instancePath)];
   const p = error.params as Record<string, unknown>;
@@ -136,6 +186,9 @@ function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
       return { loc, msg: `Input should be '${String(p.allowedValue)}'`, type: 'literal_error' };
     case 'type': {
       const first = String(Array.isArray(p.type) ? p.type[0] : p.type).split(',')[0] ?? 'string';
+      if (first === 'integer' && typeof error.data === 'number' && Number.isFinite(error.data)) {
+        return { loc, msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' };
+      }
       const known = TYPE_NAMES[first] ?? { type: `${first}_type`, msg: `Input should be a valid ${first}` };
       return { loc, ...known };
     }
@@ -148,12 +201,14 @@ function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
     case 'exclusiveMaximum':
       return { loc, msg: `Input should be less than ${p.limit}`, type: 'less_than' };
     case 'minLength':
+      if (isUrlSchema(error)) return { loc, msg: 'Input should be a valid URL, input is empty', type: 'url_parsing' };
       return {
         loc,
         msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`,
         type: 'string_too_short',
       };
     case 'maxLength':
+      if (isUrlSchema(error)) return { loc, msg: `URL should have at most ${p.limit} characters`, type: 'url_too_long' };
       return { loc, msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
     case 'minItems':
       return { loc, msg: `List should have at least ${p.limit} items`, type: 'too_short' };
@@ -167,6 +222,8 @@ function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
       const known = FORMAT_NAMES[String(p.format)] ?? { type: 'value_error', msg: `Input should be a valid ${p.format}` };
       return { loc, ...known };
     }
+    case HTTP_URL:
+      return { loc, msg: "URL scheme should be 'http' or 'https'", type: 'url_scheme' };
     default:
       return { loc, msg: error.message ?? 'Invalid input', type: 'value_error' };
   }
