@@ -506,3 +506,80 @@ describe("pydantic's error types", () => {
     }
   });
 });
+
+describe('views of an agent for evaluation, Dome and the Trust Runtime', () => {
+  it('GET /v1/agent-configurations/{id}/evaluation-config answers the fields an evaluation needs, the key masked', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token, { agent_url: 'https://eval.example.com/v1', api_key: 'sk-eval-secret-5678', protocol: 'a2a', hub: 'openai', rate_limit_requests_per_minute: 42 });
+    const res = await get(`/v1/agent-configurations/${agent.id}/evaluation-config`, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expectReferenceShape(res.json(), 'AgentEvaluationConfig');
+    expect(res.json()).toEqual({
+      hub: 'openai',
+      protocol: 'a2a',
+      agent_url: 'https://eval.example.com/v1',
+      agent_api_key: '********5678',
+      agent_model_name: 'gpt-4o',
+      agent_name: agent.agent_name,
+      rate_limit_requests_per_minute: 42,
+    });
+    expect(res.body).not.toContain('sk-eval-secret');
+    const keyless = await createAgent(t.app, token);
+    expect((await get(`/v1/agent-configurations/${keyless.id}/evaluation-config`, token)).json().agent_api_key).toBe('');
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/evaluation-config`, world.teamB.member.token), 404);
+    expect422(await get('/v1/agent-configurations/nope/evaluation-config', token), ['path', 'id'], 'uuid_parsing');
+  });
+
+  it('GET /v1/agent-configurations/{agent_id}/dome-configs answers the configuration the agent names, in its team', async () => {
+    const token = world.teamA.member.token;
+    const domeId = '01890000-0000-7000-8000-00000000d0e0';
+    const agent = await createAgent(t.app, token, { dome_config_id: domeId });
+    const url = `/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamA.id}`;
+    const res = await get(url, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expectReferenceShape(res.json(), 'AgentDomeConfigResponse');
+    expect(res.json()).toEqual({
+      id: domeId,
+      status: 'pending',
+      agent_id: agent.id,
+      config_body: {},
+      dome_instance_url: null,
+      created_at: agent.created_at,
+      created_by: world.teamA.member.id,
+      updated_at: agent.updated_at,
+      updated_by: null,
+    });
+    expect422(await get(`/v1/agent-configurations/${agent.id}/dome-configs`, token), ['query', 'team_id'], 'missing');
+    expect422(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=x`, token), ['query', 'team_id'], 'uuid_parsing');
+    expect422(await get(`/v1/agent-configurations/nope/dome-configs?team_id=${world.teamA.id}`, token), ['path', 'agent_id'], 'uuid_parsing');
+    // Another team named, by its member or ours: 404 either way.
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamB.id}`, token), 404);
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamB.id}`, world.teamB.member.token), 404);
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamB.id}`, world.admin.token), 404);
+    const bare = await createAgent(t.app, token);
+    expectDetail(await get(`/v1/agent-configurations/${bare.id}/dome-configs?team_id=${world.teamA.id}`, token), 404);
+  });
+
+  it('GET /v1/agents/{agent_id}/constraints answers empty constraints, enforced when Dome protects the agent', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const res = await get(`/v1/agents/${agent.id}/constraints`, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expectReferenceShape(res.json(), 'AgentConstraints');
+    expect(res.json()).toEqual({
+      agent_id: agent.id,
+      dome_config: { input_guards: [], output_guards: [], guards: {} },
+      tool_permissions: [],
+      organization: { required_input_guards: [], required_output_guards: [], denied_tools: [], max_model_tier: null },
+      enforcement_mode: 'warn',
+      updated_at: new Date(agent.updated_at * 1000).toISOString(),
+    });
+    t.clock.advance(60);
+    await put(`/v1/agent-configurations/${agent.id}`, token, { protection_status: 'domed' });
+    const domed = (await get(`/v1/agents/${agent.id}/constraints`, token)).json();
+    expect(domed.enforcement_mode).toBe('enforce');
+    expect(domed.updated_at).toBe(new Date(t.clock.current * 1000).toISOString());
+    expectDetail(await get(`/v1/agents/${agent.id}/constraints`, world.teamB.member.token), 404);
+    expect422(await get('/v1/agents/nope/constraints', token), ['path', 'agent_id'], 'uuid_parsing');
+  });
+});
