@@ -358,6 +358,8 @@ describe('GET /v1/agent-configurations/', () => {
     expectDetail(await get(`/v1/agent-configurations/?team_id=${world.teamA.id}`, world.teamB.member.token), 404);
     expect422(await get('/v1/agent-configurations/?limit=0', world.teamB.member.token), ['query', 'limit'], 'greater_than_equal');
     expect422(await get('/v1/agent-configurations/?limit=abc', world.teamB.member.token), ['query', 'limit'], 'int_parsing');
+    expect((await get('/v1/agent-configurations/?limit=1000', world.teamB.member.token)).statusCode).toBe(200);
+    expect422(await get('/v1/agent-configurations/?limit=1001', world.teamB.member.token), ['query', 'limit'], 'less_than_equal');
     expect422(await get('/v1/agent-configurations/?offset=-1', world.teamB.member.token), ['query', 'offset'], 'greater_than_equal');
     expect422(await get('/v1/agent-configurations/?statuses=gone', world.teamB.member.token), ['query', 'statuses', 0], 'enum');
   });
