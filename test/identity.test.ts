@@ -78,6 +78,19 @@ describe('login, tokens and sessions', () => {
     expect(waived.json().password_change_required).toBe(false);
   });
 
+  it('answers a wrong current password with 401 and a clear detail (the reference: UnauthenticatedException), the same password with 400', async () => {
+    const actor = await createUser(t.app, world.teamA.owner.token, world.teamA.id, 'pw-wrong');
+    const wrong = await post('/v1/auth/change-password', actor.token, { current_password: 'not-my-password', new_password: 'new-password-3' });
+    expectDetail(wrong, 401);
+    expect(wrong.json().detail).toBe('The current password is not correct');
+    // The session is not the problem: it still works, and the password is unchanged.
+    expect((await get('/v1/users/me', actor.token)).statusCode).toBe(200);
+    expect((await post('/v1/auth/jwt/login', undefined, { email: actor.email, password: actor.password })).statusCode).toBe(200);
+    const same = await post('/v1/auth/change-password', actor.token, { current_password: actor.password, new_password: actor.password });
+    expectDetail(same, 400);
+    expect(same.json().detail).toBe('The new password must differ from the current one');
+  });
+
   it('refreshes a session for at most 30 days after its login', async () => {
     const token = await login(t.app, world.teamB.member.email, world.teamB.member.password);
     let current = token;
