@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ referenceCheck: true });
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());

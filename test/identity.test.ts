@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ referenceCheck: true });
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());
@@ -114,7 +114,7 @@ describe('login, tokens and sessions', () => {
 
 describe('token lifetime', () => {
   it('lasts 24 hours', async () => {
-    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60 });
+    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60, referenceCheck: true });
     try {
       const email = uniqueEmail('ttl');
       await short.app.services.identity.bootstrapAdmin({ email, password: 'password-123' });
@@ -275,7 +275,7 @@ describe('teams and invitations', () => {
 
 describe('first start', () => {
   it('creates the super admin and a first team only when there is no user', async () => {
-    const fresh = await buildTestApp();
+    const fresh = await buildTestApp({ referenceCheck: true });
     try {
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'first@example.com', password: 'password-123' })).toBe(true);
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'second@example.com', password: 'password-123' })).toBe(false);

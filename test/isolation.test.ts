@@ -15,7 +15,7 @@ let world: World;
 const tokens = {} as Record<Caller, (needs: string | null) => Promise<string | undefined>>;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ referenceCheck: true });
   world = await createWorld(t.app);
   const member = world.teamA.member;
 
