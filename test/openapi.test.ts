@@ -76,4 +76,40 @@ describe('/openapi.json against the reference', () => {
       expect(list.find((p) => p.name === name), name).toMatchObject({ in: 'query', required: false });
     }
   });
+
+  it('names its components like the reference and refers to them from the operations', () => {
+    const components = ours.components?.schemas ?? {};
+    for (const name of ['Agent', 'AgentConfigListResponse', 'AgentUpdate', 'AgentLifecycleUpdate', 'AgentConfigRequest', 'UserRead', 'Team', 'Membership', 'HTTPValidationError', 'ValidationError']) {
+      expect(components, name).toHaveProperty(name);
+      expect(reference.components.schemas, name).toHaveProperty(name);
+    }
+    const paths = ours.paths as Record<string, Record<string, any>>;
+    const success = (path: string, method: string, status: string) => paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema;
+    const body = (path: string, method: string) => paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+    expect(success('/v1/agent-configurations/{id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Agent' });
+    expect(success('/v1/agent-configurations/', 'get', '200')).toEqual({ $ref: '#/components/schemas/AgentConfigListResponse' });
+    expect(body('/v1/agent-configurations/{id}/lifecycle', 'put')).toEqual({ $ref: '#/components/schemas/AgentLifecycleUpdate' });
+    expect(body('/v1/agent-configurations/{id}', 'put')).toEqual({ $ref: '#/components/schemas/AgentUpdate' });
+    expect(success('/v1/users/me', 'get', '200')).toEqual({ $ref: '#/components/schemas/UserRead' });
+    expect(success('/v1/teams/{team_id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Team' });
+    expect(success('/v1/agent-configurations/{id}/lifecycle', 'put', '422')).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+    expect((components.AgentConfigListResponse as any).properties.results.items).toEqual({ $ref: '#/components/schemas/Agent' });
+  });
+
+  it('has no $ref that does not resolve', () => {
+    const components = ours.components?.schemas ?? {};
+    const dangling: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') {
+          const name = value.replace('#/components/schemas/', '');
+          if (!value.startsWith('#/components/schemas/') || !(name in components)) dangling.push(value);
+        } else walk(value);
+      }
+    };
+    walk(ours);
+    expect(dangling).toEqual([]);
+  });
 });

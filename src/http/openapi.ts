@@ -25,6 +25,40 @@ export function markDefaultedParametersOptional(document: Json): Json {
   return document;
 }
 
+const isNamedSchema = (node: Json) => typeof node.title === 'string' && (node.type === 'object' || Array.isArray(node.enum));
+
+/**
+ * Named schemas (a TypeBox `title`: Agent, AgentConfigListResponse, UserRead, Team, …, named
+ * as the reference's components where they correspond) become `components.schemas` entries
+ * that operations `$ref`, as in the reference's document, instead of being inlined at every
+ * use. A title seen with two different shapes keeps the first as the component and leaves the
+ * other inline, so that a `$ref` always means exactly the schema it names.
+ */
+export function hoistNamedSchemas(document: Json): Json {
+  const components = ((document.components ??= {}) as Json);
+  const schemas = ((components.schemas ??= {}) as Record<string, unknown>);
+  const hoisted = new Map<string, string>();
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) out[key] = visit(value);
+    if (!isNamedSchema(out)) return out;
+    const name = out.title as string;
+    const text = JSON.stringify(out);
+    const known = hoisted.get(name);
+    if (known === undefined && !(name in schemas)) {
+      schemas[name] = out;
+      hoisted.set(name, text);
+    } else if (known !== text) {
+      return out;
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  document.paths = visit(document.paths ?? {});
+  return document;
+}
+
 export function referenceLikeOpenApi(document: Json): Json {
-  return markDefaultedParametersOptional(document);
+  return hoistNamedSchemas(markDefaultedParametersOptional(document));
 }
