@@ -13,7 +13,7 @@ import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { AppError } from './http/errors.js';
-import { markOptionalBodies } from './http/openapi.js';
+import { referenceLikeOpenApi } from './http/openapi.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { nowSeconds } from './ids.js';
@@ -184,8 +184,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (document) => ('openapiObject' in document ? markOptionalBodies(document.openapiObject) : document.swaggerObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (document) => referenceLikeOpenApi(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -46,7 +47,8 @@ export class ConfigError extends Error {
     readonly variable: string,
     message: string,
   ) {
-    super(`${variable}: ${message}`);
+    // One line, whatever the offending value holds: the start-up error is a single line.
+    super(`${variable}: ${message}`.replace(/[\r\n]+/g, ' '));
     this.name = 'ConfigError';
   }
 }
@@ -80,6 +82,14 @@ function parseInteger(env: NodeJS.ProcessEnv, name: string, fallback: number, mi
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A host to listen on: an IP address or a DNS name (whether it resolves is seen at listen). */
+function parseHost(raw: string | undefined): string {
+  const host = raw?.trim() || '127.0.0.1';
+  const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
+  if (isIP(host) !== 0 || (host.length <= 253 && host.split('.').every((part) => label.test(part)))) return host;
+  throw new ConfigError('HOST', `must be an IP address or a host name (for example 127.0.0.1 or 0.0.0.0), got "${host}"`);
 }
 
 function parseOrigins(raw: string | undefined): string[] {
@@ -144,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (secretKey !== undefined && secretKey.length < 32) {
     throw new ConfigError('WARDEN_SECRET_KEY', 'must be at least 32 characters long (try: openssl rand -hex 32)');
   }
-  const host = env.HOST?.trim() || '127.0.0.1';
+  const host = parseHost(env.HOST);
   return {
     port: parseInteger(env, 'PORT', 8000, 0, 65535),
     host,

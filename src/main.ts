@@ -1,6 +1,16 @@
 import { bootstrapFirstAdmin } from './bootstrap.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { startFromConfig } from './runtime.js';
+
+/** A failed listen, named by the variable to change (PORT or HOST) where the cause is clear. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new ConfigError('PORT', `port ${config.port} is already in use on ${config.host}`);
+  if (code === 'EACCES') return new ConfigError('PORT', `no permission to listen on port ${config.port} (ports below 1024 need privileges)`);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError('HOST', `${config.host} is not an address of this machine`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError('HOST', `${config.host} does not resolve to an address`);
+  return error;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,7 +28,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw listenError(error, config);
+  }
   app.log.info(`Warden is ready: API docs at http://${config.host}:${config.port}/docs`);
 }
 

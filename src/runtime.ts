@@ -1,15 +1,47 @@
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { sql } from 'kysely';
+import { ConfigError, type Config } from './config.js';
 import { deriveKeys, loadOrCreateSecret } from './crypto/keys.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
 
 /** Opens the database, migrates it and builds the app from a parsed Config (shared by main and the CLI). */
+/** The reason of a failed system call, without the stack or the value of any secret. */
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Opens the database named by WARDEN_DATABASE_URL; a file that cannot be created or a server
+ * that cannot be reached is a configuration error naming the variable (no 20-line stack).
+ */
+async function openConfiguredDatabase(config: Config) {
+  let database: ReturnType<typeof openDatabase>;
+  try {
+    database = openDatabase(config.database);
+  } catch (error) {
+    throw new ConfigError('WARDEN_DATABASE_URL', `cannot open the database: ${reason(error)}`);
+  }
+  try {
+    await sql`select 1`.execute(database.db);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw new ConfigError('WARDEN_DATABASE_URL', `cannot connect to the database: ${reason(error)}`);
+  }
+  return database;
+}
+
+function serviceSecret(config: Config): string {
+  try {
+    return loadOrCreateSecret(config.secretKey, config.dataDir);
+  } catch (error) {
+    throw new ConfigError('WARDEN_DATA_DIR', `cannot read or create the secret key in ${config.dataDir}: ${reason(error)}`);
+  }
+}
+
 export async function startFromConfig(config: Config) {
-  const database = openDatabase(config.database);
+  const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database.db, database.dialect, database.schema);
-    const keys = deriveKeys(loadOrCreateSecret(config.secretKey, config.dataDir));
+    const keys = deriveKeys(serviceSecret(config));
     const app = await buildApp({
       database,
       keys,

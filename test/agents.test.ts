@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ referenceCheck: true });
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());
@@ -263,13 +263,13 @@ describe('PUT /v1/agent-configurations/{id} (seed 4.2)', () => {
     expect422(await put(url, token, { protocol: 'grpc' }), ['body', 'protocol'], 'enum');
     expect422(await put(url, token, { protection_status: 'shielded' }), ['body', 'protection_status'], 'enum');
     expect422(await put(url, token, { mcp_config: { proxy_url: 'not a url' } }), ['body', 'mcp_config', 'proxy_url'], 'url_parsing');
-    expect422(await put(url, token, { mcp_config: { proxy_url: '' } }), ['body', 'mcp_config', 'proxy_url'], 'string_too_short');
-    expect422(await put(url, token, { mcp_config: { proxy_url: `https://example.com/${'a'.repeat(2100)}` } }), ['body', 'mcp_config', 'proxy_url'], 'string_too_long');
+    expect422(await put(url, token, { mcp_config: { proxy_url: '' } }), ['body', 'mcp_config', 'proxy_url'], 'url_parsing');
+    expect422(await put(url, token, { mcp_config: { proxy_url: `https://example.com/${'a'.repeat(2100)}` } }), ['body', 'mcp_config', 'proxy_url'], 'url_too_long');
     expect422(await put(url, token, { mcp_config: { server_urls: ['https://ok.example.com', 'nope'] } }), ['body', 'mcp_config', 'server_urls', 1], 'url_parsing');
     expect422(await put(url, token, { mcp_config: { access_level: 'root' } }), ['body', 'mcp_config', 'access_level'], 'enum');
     expect422(await put(url, token, { delegated_agents: [{ name: 'no url' }] }), ['body', 'delegated_agents', 0, 'url'], 'missing');
     expect422(await put(url, token, { agent_params: { temperature: 'hot' } }), ['body', 'agent_params', 'temperature'], 'float_parsing');
-    expect422(await put(url, token, { agent_params: { max_tokens: 1.5 } }), ['body', 'agent_params', 'max_tokens'], 'int_parsing');
+    expect422(await put(url, token, { agent_params: { max_tokens: 1.5 } }), ['body', 'agent_params', 'max_tokens'], 'int_from_float');
     expect422(await put(url, token, { dome_config_id: 'abc' }), ['body', 'dome_config_id'], 'uuid_parsing');
     expect422(await put(url, token, { agent_name: 42 }), ['body', 'agent_name'], 'string_type');
     expect422(await put(url, token, { evaluated_harnesses: 'safety' }), ['body', 'evaluated_harnesses'], 'list_type');
@@ -358,6 +358,8 @@ describe('GET /v1/agent-configurations/', () => {
     expectDetail(await get(`/v1/agent-configurations/?team_id=${world.teamA.id}`, world.teamB.member.token), 404);
     expect422(await get('/v1/agent-configurations/?limit=0', world.teamB.member.token), ['query', 'limit'], 'greater_than_equal');
     expect422(await get('/v1/agent-configurations/?limit=abc', world.teamB.member.token), ['query', 'limit'], 'int_parsing');
+    expect((await get('/v1/agent-configurations/?limit=1000', world.teamB.member.token)).statusCode).toBe(200);
+    expect422(await get('/v1/agent-configurations/?limit=1001', world.teamB.member.token), ['query', 'limit'], 'less_than_equal');
     expect422(await get('/v1/agent-configurations/?offset=-1', world.teamB.member.token), ['query', 'offset'], 'greater_than_equal');
     expect422(await get('/v1/agent-configurations/?statuses=gone', world.teamB.member.token), ['query', 'statuses', 0], 'enum');
   });
@@ -404,3 +406,182 @@ async function createAgentIn(teamId: string, token: string, name: string) {
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
+
+/** Input both engines must treat alike: PostgreSQL used to answer some of it with a 500. */
+describe('values at the edge of the columns (both engines)', () => {
+  it('stores a rate limit beyond the int4 range, up to 2^53 − 1', async () => {
+    const token = world.teamA.member.token;
+    const created = await createAgent(t.app, token, { rate_limit_requests_per_minute: 2_147_483_648 });
+    expect(created.rate_limit_requests_per_minute).toBe(2_147_483_648);
+    const url = `/v1/agent-configurations/${created.id}`;
+    const res = await put(url, token, { rate_limit_requests_per_minute: Number.MAX_SAFE_INTEGER });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await get(url, token)).json().rate_limit_requests_per_minute).toBe(Number.MAX_SAFE_INTEGER);
+    expect422(await put(url, token, { rate_limit_requests_per_minute: 2 ** 53 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
+  });
+
+  it('stores a test_score whose normalised form is longer than the string it came from', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const longest = `.${'5'.repeat(63)}`; // 64 characters, answered as "0." + 63 fives
+    const res = await put(url, token, { test_score: longest });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().test_score).toBe(`0.${'5'.repeat(63)}`);
+    const huge = await put(url, token, { test_score: 1e300 });
+    expect(huge.statusCode, huge.body).toBe(200);
+    expect(huge.json().test_score).toMatch(/^1\d{300}$/);
+    expectReferenceShape(huge.json(), 'Agent');
+    expect((await get(url, token)).json().test_score).toBe(huge.json().test_score);
+    expect422(await put(url, token, { test_score: '1'.repeat(65) }), ['body', 'test_score'], 'string_too_long');
+  });
+
+  it('takes only canonical 8-4-4-4-12 uuids, in path, query and body', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const hex = agent.id.replace(/-/g, '');
+    for (const spelling of [`urn:uuid:${agent.id}`, `{${agent.id}}`, hex, `${agent.id}0`, agent.id.slice(1)]) {
+      expect422(await get(`/v1/agent-configurations/${encodeURIComponent(spelling)}`, token), ['path', 'id'], 'uuid_parsing');
+      expect422(await put(`/v1/agent-configurations/${agent.id}`, token, { dome_config_id: spelling }), ['body', 'dome_config_id'], 'uuid_parsing');
+      expect422(await get(`/v1/agent-configurations/?team_id=${encodeURIComponent(spelling)}`, token), ['query', 'team_id'], 'uuid_parsing');
+    }
+    // Upper case names the same id (ids are stored, and answered, lower case).
+    const upper = await get(`/v1/agent-configurations/${agent.id.toUpperCase()}`, token);
+    expect(upper.statusCode, upper.body).toBe(200);
+    expect(upper.json().id).toBe(agent.id);
+    const domeId = '0189ABCD-0000-7000-8000-00000000ABCD';
+    const withDome = await put(`/v1/agent-configurations/${agent.id}`, token, { dome_config_id: domeId });
+    expect(withDome.statusCode, withDome.body).toBe(200);
+    expect(withDome.json().dome_config_id).toBe(domeId.toLowerCase());
+    const listed = await get(`/v1/agent-configurations/?team_id=${world.teamA.id.toUpperCase()}`, token);
+    expect(listed.statusCode, listed.body).toBe(200);
+  });
+});
+
+/** The 422 `type` pydantic gives, where our checks differ from a plain JSON Schema reading. */
+describe("pydantic's error types", () => {
+  it('int_from_float for a number with a fraction, int_parsing for text', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    expect422(await put(url, token, { rate_limit_requests_per_minute: 1.5 }), ['body', 'rate_limit_requests_per_minute'], 'int_from_float');
+    expect422(await put(url, token, { last_evaluated_at: -0.25 }), ['body', 'last_evaluated_at'], 'int_from_float');
+    expect422(await put(url, token, { rate_limit_requests_per_minute: '15' }), ['body', 'rate_limit_requests_per_minute'], 'int_parsing');
+    expect422(await get('/v1/agent-configurations/?limit=1.5', token), ['query', 'limit'], 'int_parsing');
+    expect((await put(url, token, { rate_limit_requests_per_minute: 7.0 })).json().rate_limit_requests_per_minute).toBe(7);
+  });
+
+  it('url_too_long, url_parsing and url_scheme for the URL fields', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    const long = `https://example.com/${'a'.repeat(2064)}`; // 2084 characters
+    expect422(await put(url, token, { mcp_config: { proxy_url: long } }), ['body', 'mcp_config', 'proxy_url'], 'url_too_long');
+    expect422(await put(url, token, { mcp_config: { server_urls: [long] } }), ['body', 'mcp_config', 'server_urls', 0], 'url_too_long');
+    expect422(await put(url, token, { mcp_config: { proxy_url: 'http//missing-colon' } }), ['body', 'mcp_config', 'proxy_url'], 'url_parsing');
+    for (const other of ['ftp://files.example.com/x', 'javascript:alert(1)', 'file:///etc/passwd', 'mailto:a@example.com']) {
+      expect422(await put(url, token, { mcp_config: { proxy_url: other } }), ['body', 'mcp_config', 'proxy_url'], 'url_scheme');
+      expect422(await put(url, token, { mcp_config: { server_urls: ['https://ok.example.com', other] } }), ['body', 'mcp_config', 'server_urls', 1], 'url_scheme');
+    }
+    const ok = await put(url, token, { mcp_config: { proxy_url: `https://example.com/${'a'.repeat(2063)}`, server_urls: ['HTTP://UPPER.example.com'] } });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const res = await put(url, world.teamA.member.token, { mcp_config: { proxy_url: 'ftp://x.example.com' } });
+    expect(res.json().detail[0].msg).toBe("URL scheme should be 'http' or 'https'");
+  });
+
+  it("takes pydantic's lax spellings of a query boolean and refuses others with bool_parsing", async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    for (const yes of ['true', 'True', 'TRUE', '1', 'yes', 'YES', 'on', 'On', 't', 'y']) {
+      const res = await get(`/v1/agent-configurations/${agent.id}?include_scores=${yes}`, token);
+      expect(res.statusCode, `${yes}: ${res.body}`).toBe(200);
+      expect(res.json(), yes).toHaveProperty('latest_evaluation', null);
+    }
+    for (const no of ['false', 'False', '0', 'no', 'NO', 'off', 'OFF', 'f', 'n']) {
+      const res = await get(`/v1/agent-configurations/${agent.id}?include_scores=${no}`, token);
+      expect(res.statusCode, `${no}: ${res.body}`).toBe(200);
+      expect(res.json(), no).not.toHaveProperty('latest_evaluation');
+    }
+    for (const bad of ['2', 'maybe', 'truee', 'yess', '']) {
+      expect422(await get(`/v1/agent-configurations/${agent.id}?include_scores=${bad}`, token), ['query', 'include_scores'], 'bool_parsing');
+      expect422(await get(`/v1/agent-configurations/?include_scores=${bad}`, token), ['query', 'include_scores'], 'bool_parsing');
+    }
+  });
+});
+
+describe('views of an agent for evaluation, Dome and the Trust Runtime', () => {
+  it('GET /v1/agent-configurations/{id}/evaluation-config answers the fields an evaluation needs, the key masked', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token, { agent_url: 'https://eval.example.com/v1', api_key: 'sk-eval-secret-5678', protocol: 'a2a', hub: 'openai', rate_limit_requests_per_minute: 42 });
+    const res = await get(`/v1/agent-configurations/${agent.id}/evaluation-config`, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expectReferenceShape(res.json(), 'AgentEvaluationConfig');
+    expect(res.json()).toEqual({
+      hub: 'openai',
+      protocol: 'a2a',
+      agent_url: 'https://eval.example.com/v1',
+      agent_api_key: '********5678',
+      agent_model_name: 'gpt-4o',
+      agent_name: agent.agent_name,
+      rate_limit_requests_per_minute: 42,
+    });
+    expect(res.body).not.toContain('sk-eval-secret');
+    const keyless = await createAgent(t.app, token);
+    expect((await get(`/v1/agent-configurations/${keyless.id}/evaluation-config`, token)).json().agent_api_key).toBe('');
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/evaluation-config`, world.teamB.member.token), 404);
+    expect422(await get('/v1/agent-configurations/nope/evaluation-config', token), ['path', 'id'], 'uuid_parsing');
+  });
+
+  it('GET /v1/agent-configurations/{agent_id}/dome-configs answers the configuration the agent names, in its team', async () => {
+    const token = world.teamA.member.token;
+    const domeId = '01890000-0000-7000-8000-00000000d0e0';
+    const agent = await createAgent(t.app, token, { dome_config_id: domeId });
+    const url = `/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamA.id}`;
+    const res = await get(url, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expectReferenceShape(res.json(), 'AgentDomeConfigResponse');
+    expect(res.json()).toEqual({
+      id: domeId,
+      status: 'pending',
+      agent_id: agent.id,
+      config_body: {},
+      dome_instance_url: null,
+      created_at: agent.created_at,
+      created_by: world.teamA.member.id,
+      updated_at: agent.updated_at,
+      updated_by: null,
+    });
+    expect422(await get(`/v1/agent-configurations/${agent.id}/dome-configs`, token), ['query', 'team_id'], 'missing');
+    expect422(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=x`, token), ['query', 'team_id'], 'uuid_parsing');
+    expect422(await get(`/v1/agent-configurations/nope/dome-configs?team_id=${world.teamA.id}`, token), ['path', 'agent_id'], 'uuid_parsing');
+    // Another team named, by its member or ours: 404 either way.
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamB.id}`, token), 404);
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamB.id}`, world.teamB.member.token), 404);
+    expectDetail(await get(`/v1/agent-configurations/${agent.id}/dome-configs?team_id=${world.teamB.id}`, world.admin.token), 404);
+    const bare = await createAgent(t.app, token);
+    expectDetail(await get(`/v1/agent-configurations/${bare.id}/dome-configs?team_id=${world.teamA.id}`, token), 404);
+  });
+
+  it('GET /v1/agents/{agent_id}/constraints answers empty constraints, enforced when Dome protects the agent', async () => {
+    const token = world.teamA.member.token;
+    const agent = await createAgent(t.app, token);
+    const res = await get(`/v1/agents/${agent.id}/constraints`, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expectReferenceShape(res.json(), 'AgentConstraints');
+    expect(res.json()).toEqual({
+      agent_id: agent.id,
+      dome_config: { input_guards: [], output_guards: [], guards: {} },
+      tool_permissions: [],
+      organization: { required_input_guards: [], required_output_guards: [], denied_tools: [], max_model_tier: null },
+      enforcement_mode: 'warn',
+      updated_at: new Date(agent.updated_at * 1000).toISOString(),
+    });
+    t.clock.advance(60);
+    await put(`/v1/agent-configurations/${agent.id}`, token, { protection_status: 'domed' });
+    const domed = (await get(`/v1/agents/${agent.id}/constraints`, token)).json();
+    expect(domed.enforcement_mode).toBe('enforce');
+    expect(domed.updated_at).toBe(new Date(t.clock.current * 1000).toISOString());
+    expectDetail(await get(`/v1/agents/${agent.id}/constraints`, world.teamB.member.token), 404);
+    expect422(await get('/v1/agents/nope/constraints', token), ['path', 'agent_id'], 'uuid_parsing');
+  });
+});

@@ -174,7 +174,7 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expect422(await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [{}] }), ['body', 'values', 0, 'value'], 'missing');
       expect422(await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, {}), ['body', 'values'], 'missing');
       expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: '' }), ['body', 'value'], 'string_too_short');
-      expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 1.5 }), ['body', 'sort_order'], 'int_parsing');
+      expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 1.5 }), ['body', 'sort_order'], 'int_from_float');
       expectDetail(await call('POST', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token, { value: 'x' }), 404);
       expectDetail(await call('GET', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token), 404);
     });

@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ referenceCheck: true });
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());
@@ -78,6 +78,19 @@ describe('login, tokens and sessions', () => {
     expect(waived.json().password_change_required).toBe(false);
   });
 
+  it('answers a wrong current password with 401 and a clear detail (the reference: UnauthenticatedException), the same password with 400', async () => {
+    const actor = await createUser(t.app, world.teamA.owner.token, world.teamA.id, 'pw-wrong');
+    const wrong = await post('/v1/auth/change-password', actor.token, { current_password: 'not-my-password', new_password: 'new-password-3' });
+    expectDetail(wrong, 401);
+    expect(wrong.json().detail).toBe('The current password is not correct');
+    // The session is not the problem: it still works, and the password is unchanged.
+    expect((await get('/v1/users/me', actor.token)).statusCode).toBe(200);
+    expect((await post('/v1/auth/jwt/login', undefined, { email: actor.email, password: actor.password })).statusCode).toBe(200);
+    const same = await post('/v1/auth/change-password', actor.token, { current_password: actor.password, new_password: actor.password });
+    expectDetail(same, 400);
+    expect(same.json().detail).toBe('The new password must differ from the current one');
+  });
+
   it('refreshes a session for at most 30 days after its login', async () => {
     const token = await login(t.app, world.teamB.member.email, world.teamB.member.password);
     let current = token;
@@ -101,7 +114,7 @@ describe('login, tokens and sessions', () => {
 
 describe('token lifetime', () => {
   it('lasts 24 hours', async () => {
-    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60 });
+    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60, referenceCheck: true });
     try {
       const email = uniqueEmail('ttl');
       await short.app.services.identity.bootstrapAdmin({ email, password: 'password-123' });
@@ -262,7 +275,7 @@ describe('teams and invitations', () => {
 
 describe('first start', () => {
   it('creates the super admin and a first team only when there is no user', async () => {
-    const fresh = await buildTestApp();
+    const fresh = await buildTestApp({ referenceCheck: true });
     try {
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'first@example.com', password: 'password-123' })).toBe(true);
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'second@example.com', password: 'password-123' })).toBe(false);

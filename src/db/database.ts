@@ -54,8 +54,22 @@ export function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
   };
 }
 
+/**
+ * The database file and the folders made for it are the service user's alone (0600 / 0700):
+ * they hold every hash and ciphertext. SQLite gives the -wal and -shm files the mode of the
+ * database file. An existing file or folder keeps the mode it has.
+ */
+function createPrivately(filename: string): void {
+  fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(filename, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
 export function openSqlite(filename: string): SqliteDatabase.Database {
-  if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true });
+  if (filename !== ':memory:') createPrivately(filename);
   const raw = new SqliteDatabase(filename);
   // WAL + synchronous=FULL: a write that was acknowledged is on disk, even if the
   // process or the machine dies right after (docs/decisions.md, "Durability").

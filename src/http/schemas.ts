@@ -4,11 +4,6 @@ import { Type, type TObject, type TSchema } from 'typebox';
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const Uuid = (options: { description?: string } = {}) => Type.String({ format: 'uuid', ...options });
-/**
- * A query parameter with a default: optional on the wire (`required: false` in /openapi.json,
- * as the reference publishes it) and typed as present, since validation fills the default in.
- */
-export const Defaulted = <T extends TSchema>(schema: T): T => Type.Optional(schema) as unknown as T;
 /** Unix epoch seconds. */
 export const EpochSeconds = (options: { description?: string } = {}) => Type.Integer(options);
 /** A free-form JSON object. */
@@ -50,14 +45,3 @@ export const errorResponses = {
 
 export const listOf = <T extends TSchema>(item: T, title: string) =>
   Type.Object({ results: Type.Array(item), count: Type.Integer() }, { title });
-
-/**
- * The object with its defaulted properties left out of `required`, as the reference publishes
- * them (`limit`, `offset`, … are optional there). Validation fills in the default, so the
- * handler's type, which keeps them present, stays true.
- */
-export function optionalDefaults<T extends TObject>(schema: T): T {
-  const required = (schema.required ?? []).filter((name) => !('default' in (schema.properties[name] as object)));
-  const { required: _all, ...rest } = schema;
-  return (required.length > 0 ? { ...rest, required } : rest) as T;
-}

@@ -3,9 +3,40 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ValidationIssue } from './errors.js';
 
+/**
+ * A UUID is 8-4-4-4-12 hex digits, nothing else: ajv-formats also takes a `urn:uuid:` prefix,
+ * which no id column holds (PostgreSQL answered it with a 500, SQLite with a 404).
+ */
+export const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LOWERCASE_UUID = 'x-lowercase-uuid';
+const HTTP_URL = 'x-http-url';
+
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, ...options });
+  // verbose: errors carry the value and the schema, which pick the pydantic type (int_from_float, url_too_long).
+  const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, verbose: true, ...options });
   addFormats.default(ajv);
+  ajv.addFormat('uuid', CANONICAL_UUID);
+  // Ids are stored lower-case; an upper-case spelling of one names the same id (as pydantic's UUID).
+  ajv.addKeyword({
+    keyword: LOWERCASE_UUID,
+    modifying: true,
+    schemaType: 'boolean',
+    validate: (_schema: boolean, data: unknown, _parent?: unknown, cxt?: { parentData: any; parentDataProperty: string | number }) => {
+      if (typeof data === 'string' && cxt?.parentData != null && CANONICAL_UUID.test(data)) {
+        cxt.parentData[cxt.parentDataProperty] = data.toLowerCase();
+      }
+      return true;
+    },
+  });
+  // http(s) only, as pydantic's HttpUrl; a value that is no URL at all is left to `format`.
+  ajv.addKeyword({
+    keyword: HTTP_URL,
+    schemaType: 'boolean',
+    validate: (_schema: boolean, data: unknown) => {
+      if (typeof data !== 'string' || !URL.canParse(data)) return true;
+      return /^https?:$/.test(new URL(data).protocol);
+    },
+  });
   return ajv;
 }
 
@@ -34,46 +65,59 @@ export function boundIntegers(schema: unknown): unknown {
   return out;
 }
 
-/** A multipart body is a stream the route reads itself (and checks part by part): its schema only documents it. */
-const acceptStream = () => true;
+/** Marks every uuid-format string to be lower-cased once valid (on a copy, like boundIntegers). */
+export function lowercaseUuids(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(lowercaseUuids);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = lowercaseUuids(value);
+  if (out.format === 'uuid') out[LOWERCASE_UUID] = true;
+  if (out.format === 'uri') out[HTTP_URL] = true;
+  return out;
+}
 
-const isUuid = (schema: unknown): boolean => {
-  const s = schema as { format?: unknown; anyOf?: unknown[] } | null;
-  return typeof s === 'object' && s !== null && (s.format === 'uuid' || (Array.isArray(s.anyOf) && s.anyOf.some(isUuid)));
+/** pydantic's lax booleans (case-insensitive); any other spelling is a `bool_parsing` 422. */
+const LAX_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ...['1', 'on', 't', 'true', 'y', 'yes'].map((v) => [v, true] as const),
+  ...['0', 'off', 'f', 'false', 'n', 'no'].map((v) => [v, false] as const),
+]);
+
+const acceptsBoolean = (schema: unknown): boolean => {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as { type?: unknown; anyOf?: unknown[] };
+  return s.type === 'boolean' || (Array.isArray(s.anyOf) && s.anyOf.some(acceptsBoolean));
 };
 
-/** The top-level properties of an object schema that hold a UUID (or X | null). */
-export function uuidProperties(schema: unknown): string[] {
-  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties;
-  return properties === undefined ? [] : Object.keys(properties).filter((key) => isUuid(properties[key]));
+/** The boolean fields of a query string or path schema, which arrive as text. */
+function booleanFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  return Object.entries(properties).filter(([, s]) => acceptsBoolean(s)).map(([name]) => name);
 }
 
-type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
-
-/**
- * UUIDs are accepted in any letter case (the format is case-insensitive) and stored and
- * compared in lower case: a valid request has its top-level UUID fields (path, query, body)
- * lower-cased, so `/v1/policies/ABC…` finds the policy created as `abc…`.
- */
-function lowerCasingUuids(validate: Validate, keys: string[]): Validate {
-  if (keys.length === 0) return validate;
-  const wrapped: Validate = (data) => {
-    const ok = validate(data);
-    wrapped.errors = validate.errors ?? null;
-    if (ok && typeof data === 'object' && data !== null) {
-      const record = data as Record<string, unknown>;
-      for (const key of keys) if (typeof record[key] === 'string') record[key] = (record[key] as string).toLowerCase();
-    }
-    return ok;
-  };
-  return wrapped;
-}
+/** A multipart body is a stream the route reads itself (and checks part by part): its schema only documents it. */
+const acceptStream = () => true;
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, contentType }) => {
   if (httpPart === 'body' && contentType === 'multipart/form-data') return acceptStream;
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  const validate = ajv.compile(boundIntegers(schema) as object) as Validate;
-  return lowerCasingUuids(validate, uuidProperties(schema)) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(lowercaseUuids(boundIntegers(schema)) as object);
+  const booleans = httpPart === 'body' ? [] : booleanFields(schema);
+  if (booleans.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
+  const withLaxBooleans = (data: unknown) => {
+    if (typeof data === 'object' && data !== null) {
+      const fields = data as Record<string, unknown>;
+      for (const name of booleans) {
+        const value = fields[name];
+        const known = typeof value === 'string' ? LAX_BOOLEANS.get(value.toLowerCase()) : undefined;
+        if (known !== undefined) fields[name] = known;
+      }
+    }
+    const ok = validate(data);
+    withLaxBooleans.errors = validate.errors;
+    return ok;
+  };
+  withLaxBooleans.errors = null as typeof validate.errors;
+  return withLaxBooleans as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */
@@ -160,6 +204,9 @@ function describeEnum(values: unknown[]): string {
   return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 }
 
+/** A length bound of a URL field is pydantic's url_too_long / url_parsing, not a string's. */
+const isUrlSchema = (error: ErrorObject) => (error.parentSchema as { format?: unknown } | undefined)?.format === 'uri';
+
 function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
   const loc = [prefix, ...pointerToLoc(error.instancePath)];
   const p = error.params as Record<string, unknown>;
@@ -172,6 +219,9 @@ function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
       return { loc, msg: `Input should be '${String(p.allowedValue)}'`, type: 'literal_error' };
     case 'type': {
       const first = String(Array.isArray(p.type) ? p.type[0] : p.type).split(',')[0] ?? 'string';
+      if (first === 'integer' && typeof error.data === 'number' && Number.isFinite(error.data)) {
+        return { loc, msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' };
+      }
       const known = TYPE_NAMES[first] ?? { type: `${first}_type`, msg: `Input should be a valid ${first}` };
       return { loc, ...known };
     }
@@ -184,12 +234,14 @@ function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
     case 'exclusiveMaximum':
       return { loc, msg: `Input should be less than ${p.limit}`, type: 'less_than' };
     case 'minLength':
+      if (isUrlSchema(error)) return { loc, msg: 'Input should be a valid URL, input is empty', type: 'url_parsing' };
       return {
         loc,
         msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`,
         type: 'string_too_short',
       };
     case 'maxLength':
+      if (isUrlSchema(error)) return { loc, msg: `URL should have at most ${p.limit} characters`, type: 'url_too_long' };
       return { loc, msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
     case 'minItems':
       return { loc, msg: `List should have at least ${p.limit} items`, type: 'too_short' };
@@ -203,6 +255,8 @@ function toIssue(error: ErrorObject, prefix: string): ValidationIssue {
       const known = FORMAT_NAMES[String(p.format)] ?? { type: 'value_error', msg: `Input should be a valid ${p.format}` };
       return { loc, ...known };
     }
+    case HTTP_URL:
+      return { loc, msg: "URL scheme should be 'http' or 'https'", type: 'url_scheme' };
     default:
       return { loc, msg: error.message ?? 'Invalid input', type: 'value_error' };
   }

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { openDatabase, postgresDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
 import { pglitePool } from './pglite-pool.js';
+import { installReferenceCheck } from './reference-check.js';
 
 /** Which engine this test run uses: vitest.config.ts runs the suite once per engine. */
 export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.WARDEN_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -82,7 +83,13 @@ export interface TestApp {
  * tests may move the clock by days; token-expiry tests pass the real 24 h.
  */
 export async function buildTestApp(
-  options: { dataDir?: string; tokenTtlSeconds?: number; app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>> } = {},
+  options: {
+    dataDir?: string;
+    tokenTtlSeconds?: number;
+    app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>>;
+    /** Check every /v1 response against the reference's schema (test/helpers/reference-check.ts). */
+    referenceCheck?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   await migrateToLatest(database.db, database.dialect, database.schema);
@@ -96,6 +103,7 @@ export async function buildTestApp(
     now: clock.now,
     ...options.app,
   });
+  if (options.referenceCheck) installReferenceCheck(app);
   await app.ready();
   return {
     app,

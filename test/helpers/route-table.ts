@@ -182,6 +182,24 @@ export const ROUTES: RouteCase[] = [
   agentRoute('PUT', '/archive', 'agent:write', 200),
   agentRoute('PUT', '/lifecycle', 'agent:write', 200, { trust_stage: 'hardened' }),
   agentRoute('GET', '/lifecycle/history', 'agent:read', 200),
+  agentRoute('GET', '/evaluation-config', 'agent:read', 200),
+  {
+    method: 'GET',
+    url: '/v1/agent-configurations/:agent_id/dome-configs',
+    needs: 'agent:read',
+    expect: { member: 200 },
+    prepare: async (ctx) => {
+      const agent = await ctx.createAgent({ dome_config_id: '01890000-0000-7000-8000-00000000d0e0' });
+      return { url: `/v1/agent-configurations/${agent.id}/dome-configs?team_id=${A(ctx).id}` };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/agents/:agent_id/constraints',
+    needs: 'agent:read',
+    expect: { member: 200 },
+    prepare: async (ctx) => ({ url: `/v1/agents/${(await ctx.createAgent()).id}/constraints` }),
+  },
   // policies, documents, rules and their review, extraction
   ...ISSUE3_ROUTES,
   // personas, demographics, agent import, trust dashboard

@@ -5,6 +5,7 @@ import { identity } from './0001_identity.js';
 import { agents } from './0002_agents.js';
 import { policies } from './0003_policies.js';
 import { personas } from './0004_personas.js';
+import { agentColumnWidths } from './0005_agent_column_widths.js';
 import type { WardenMigration } from './types.js';
 
 /**
@@ -16,6 +17,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0002_agents', agents],
   ['0003_policies', policies],
   ['0004_personas', personas],
+  ['0005_agent_column_widths', agentColumnWidths],
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Nullable, optionalDefaults } from '../../http/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import { Agent } from '../agents/agents.schemas.js';
 
 const Str = (max: number, options: { minLength?: number; description?: string } = {}) => Type.String({ maxLength: max, ...options });
@@ -26,23 +26,21 @@ export const SourceCodeUpload = Type.Object(
 );
 export type SourceCodeUploadIn = Static<typeof SourceCodeUpload>;
 
-export const UnifiedImportRequest = optionalDefaults(
-  Type.Object(
-    {
-      agent_url: OptNullable(Str(2083, { description: 'Black box: the endpoint to call; its A2A card is looked for at /.well-known/' })),
-      agent_card: OptNullable(Type.Object({}, { additionalProperties: true, description: 'Grey box: an A2A AgentCard (0.2, 0.3 or 1.0)' })),
-      source_code: OptNullable(SourceCodeUpload),
-      framework: OptNullable(Str(255)),
-      entry_point: OptNullable(Str(1024, { minLength: 1 })),
-      override_name: OptNullable(Str(255, { minLength: 1 })),
-      rate_limit_requests_per_minute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
-      api_key: OptNullable(Str(4096, { minLength: 1, description: 'Stored encrypted; answered masked' })),
-      external_id: OptNullable(Str(255)),
-      identity_provider: OptNullable(Str(255)),
-      idp_metadata: OptNullable(Type.Object({}, { additionalProperties: true, maxProperties: 100 })),
-    },
-    { title: 'UnifiedImportRequest' },
-  ),
+export const UnifiedImportRequest = Type.Object(
+  {
+    agent_url: OptNullable(Str(2083, { description: 'Black box: the endpoint to call; its A2A card is looked for at /.well-known/' })),
+    agent_card: OptNullable(Type.Object({}, { additionalProperties: true, description: 'Grey box: an A2A AgentCard (0.2, 0.3 or 1.0)' })),
+    source_code: OptNullable(SourceCodeUpload),
+    framework: OptNullable(Str(255)),
+    entry_point: OptNullable(Str(1024, { minLength: 1 })),
+    override_name: OptNullable(Str(255, { minLength: 1 })),
+    rate_limit_requests_per_minute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
+    api_key: OptNullable(Str(4096, { minLength: 1, description: 'Stored encrypted; answered masked' })),
+    external_id: OptNullable(Str(255)),
+    identity_provider: OptNullable(Str(255)),
+    idp_metadata: OptNullable(Type.Object({}, { additionalProperties: true, maxProperties: 100 })),
+  },
+  { title: 'UnifiedImportRequest' },
 );
 export type UnifiedImportRequestIn = Static<typeof UnifiedImportRequest>;
 

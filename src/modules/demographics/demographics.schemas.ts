@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { EpochSeconds, FreeObject, Nullable, optionalDefaults, Uuid } from '../../http/schemas.js';
+import { EpochSeconds, FreeObject, Nullable, Uuid } from '../../http/schemas.js';
 
 const Str = (max: number, options: { minLength?: number; description?: string } = {}) => Type.String({ maxLength: max, ...options });
 const OptNullable = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
@@ -88,20 +88,16 @@ export const BulkValuesRequest = Type.Object(
   { title: 'BulkValuesRequest' },
 );
 
-export const DimensionListQuery = optionalDefaults(
-  Type.Object({
-    protected_class_only: Type.Optional(Type.Boolean({ description: 'Only protected class dimensions' })),
-    limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
-    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
-  }),
-);
+export const DimensionListQuery = Type.Object({
+  protected_class_only: Type.Optional(Type.Boolean({ description: 'Only protected class dimensions' })),
+  limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+});
 
-export const ValueListQuery = optionalDefaults(
-  Type.Object({
-    limit: Type.Integer({ minimum: 1, maximum: 500, default: 250, description: 'Maximum number of results' }),
-    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
-  }),
-);
+export const ValueListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 500, default: 250, description: 'Maximum number of results' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+});
 
 export const DimensionIdParams = Type.Object({ dimension_id: Uuid() });
 export const ValueIdParams = Type.Object({ value_id: Uuid() });

@@ -40,7 +40,10 @@ export const CreateUserRequest = Type.Object(
   { title: 'CreateUserRequest' },
 );
 
-export const UserByEmailQuery = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) });
+/** Optional in the schema as in the reference; the service answers its absence with a 422 `missing`. */
+export const UserByEmailQuery = Type.Object({
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Email address of the user to retrieve (required in practice)' })),
+});
 export const UserIdParams = Type.Object({ user_id: Uuid() });
 export const TeamIdParams = Type.Object({ team_id: Uuid() });
 export const InvitationIdParams = Type.Object({ invitation_id: Uuid() });

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { hashPassword } from '../../crypto/passwords.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, conflict, notFound } from '../../http/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal, TeamRole } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireGlobal } from '../auth/permissions.js';
@@ -99,7 +99,9 @@ export function createIdentityService(deps: IdentityDeps) {
       return toUserRead(await visibleUser(principal, await repo.findUserById(db, id)));
     },
 
-    async getUserByEmail(principal: Principal, email: string) {
+    async getUserByEmail(principal: Principal, email: string | undefined) {
+      // The reference lists `email` as optional, but it is the only way to find a user here.
+      if (email === undefined) throw invalid(['query', 'email'], 'Field required', 'missing');
       return toUserRead(await visibleUser(principal, await repo.findUserByEmail(db, email.trim())));
     },
 

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { EpochSeconds, FreeObject, Nullable, optionalDefaults, Uuid } from '../../http/schemas.js';
+import { EpochSeconds, FreeObject, Nullable, Uuid } from '../../http/schemas.js';
 
 const enumOf = <const T extends readonly string[]>(values: T, title: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], title });
@@ -125,26 +125,22 @@ export const CreateFromPresetRequest = Type.Object(
 
 const TeamIdQuery = Type.Optional(Uuid({ description: 'Team scope (default: your primary team)' }));
 
-export const PersonaListQuery = optionalDefaults(
-  Type.Object({
-    team_id: TeamIdQuery,
-    intents: Type.Optional(Type.Array(IntentSchema, { maxItems: INTENTS.length, description: 'Filter by intent(s)' })),
-    is_preset: Type.Optional(Type.Boolean({ description: 'Filter by preset status' })),
-    search: Type.Optional(Str(255, { description: 'Search in name, description and role (case-insensitive)' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Maximum number of results (default 10)' }),
-    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }),
-  }),
-);
+export const PersonaListQuery = Type.Object({
+  team_id: TeamIdQuery,
+  intents: Type.Optional(Type.Array(IntentSchema, { maxItems: INTENTS.length, description: 'Filter by intent(s)' })),
+  is_preset: Type.Optional(Type.Boolean({ description: 'Filter by preset status' })),
+  search: Type.Optional(Str(255, { description: 'Search in name, description and role (case-insensitive)' })),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Maximum number of results (default 10)' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }),
+});
 export type PersonaListQueryIn = Static<typeof PersonaListQuery>;
 
-export const PresetListQuery = optionalDefaults(
-  Type.Object({
-    team_id: TeamIdQuery,
-    preset_category: Type.Optional(Str(100, { description: 'Filter by preset category: professional, adversarial, support' })),
-    limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
-    offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
-  }),
-);
+export const PresetListQuery = Type.Object({
+  team_id: TeamIdQuery,
+  preset_category: Type.Optional(Str(100, { description: 'Filter by preset category: professional, adversarial, support' })),
+  limit: Type.Integer({ minimum: 1, maximum: 250, default: 100, description: 'Maximum number of results' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+});
 
 export const TeamScopeQuery = Type.Object({ team_id: TeamIdQuery });
 export const PresetIdParams = Type.Object({ preset_id: Uuid() });

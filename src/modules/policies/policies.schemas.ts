@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Defaulted, EpochSeconds, Nullable, Uuid } from '../../http/schemas.js';
+import { EpochSeconds, Nullable, Uuid } from '../../http/schemas.js';
 
 const enumOf = <const T extends readonly string[]>(values: T, title: string, description?: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], title, ...(description ? { description } : {}) });
@@ -91,8 +91,8 @@ export const PolicyUpdate = Type.Object(
 export type PolicyUpdateBody = Static<typeof PolicyUpdate>;
 
 const Limit = (max: number, dflt: number) =>
-  Defaulted(Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` }));
-const Offset = () => Defaulted(Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' }));
+  Type.Integer({ minimum: 1, maximum: max, default: dflt, description: `Maximum number of results (default ${dflt})` });
+const Offset = () => Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip for paging' });
 
 /** An addition to the reference (as on the agent operations): members of several teams choose one. */
 const TeamIdQuery = () => Opt(Uuid({ description: 'Act on this team (one of yours; default: your primary team). An addition to the reference' }));

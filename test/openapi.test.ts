@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+/**
+ * Our /openapi.json against the reference's, for every operation both have: the same
+ * parameters (name, `in`, required). Parameters of ours the reference lacks are additions:
+ * each must be optional and listed here (docs/api.md marks them).
+ */
+const reference = JSON.parse(readFileSync(new URL('./fixtures/console-openapi.json', import.meta.url), 'utf8'));
+const ADDED_PARAMETERS: Record<string, string[]> = {
+  'post /v1/agent-configurations/': ['query:team_id'],
+  'get /v1/agent-configurations/': ['query:team_id'],
+  'post /v1/agent-configurations/import': ['query:team_id'],
+  'post /v1/personas/from-preset/{preset_id}': ['query:team_id'],
+  'get /v1/dashboard/trust': ['query:team_id'],
+};
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+}
+
+let t: TestApp;
+let ours: { paths: Record<string, Record<string, { parameters?: Parameter[] }>>; components?: { schemas?: Record<string, unknown> } };
+beforeAll(async () => {
+  t = await buildTestApp();
+  ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+});
+afterAll(async () => t.close());
+
+function sharedOperations(): Array<[string, Parameter[], Parameter[]]> {
+  const out: Array<[string, Parameter[], Parameter[]]> = [];
+  for (const [path, item] of Object.entries(ours.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const theirs = reference.paths[path]?.[method];
+      if (theirs !== undefined) out.push([`${method} ${path}`, operation.parameters ?? [], theirs.parameters ?? []]);
+    }
+  }
+  return out;
+}
+
+describe('/openapi.json against the reference', () => {
+  it('has the agents and identity operations of the reference', () => {
+    const names = sharedOperations().map(([name]) => name);
+    for (const expected of ['get /v1/agent-configurations/', 'get /v1/agent-configurations/{id}', 'put /v1/agent-configurations/{id}/lifecycle', 'get /v1/users/', 'get /v1/teams/{team_id}']) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  it('declares the same parameters as the reference, with the same `in` and required flag, on every shared operation', () => {
+    const problems: string[] = [];
+    const key = (p: Parameter) => `${p.in}:${p.name}`;
+    for (const [operation, mine, theirs] of sharedOperations()) {
+      const added = ADDED_PARAMETERS[operation] ?? [];
+      for (const expected of theirs) {
+        const found = mine.find((p) => p.name === expected.name);
+        if (found === undefined) problems.push(`${operation}: no parameter ${key(expected)}`);
+        else if (found.in !== expected.in) problems.push(`${operation}: ${expected.name} is in ${found.in}, the reference has ${expected.in}`);
+        else if ((found.required ?? false) !== (expected.required ?? false)) {
+          problems.push(`${operation}: ${key(expected)} required=${found.required ?? false}, the reference has ${expected.required ?? false}`);
+        }
+      }
+      for (const extra of mine.filter((p) => !theirs.some((r: Parameter) => r.name === p.name))) {
+        if (!added.includes(key(extra))) problems.push(`${operation}: ${key(extra)} is not in the reference nor listed as an addition`);
+        else if (extra.required) problems.push(`${operation}: the addition ${key(extra)} must be optional`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('marks query parameters with a default as optional', () => {
+    const list = ours.paths['/v1/agent-configurations/']?.get?.parameters ?? [];
+    for (const name of ['limit', 'offset', 'include_scores', 'statuses']) {
+      expect(list.find((p) => p.name === name), name).toMatchObject({ in: 'query', required: false });
+    }
+  });
+
+  it('names its components like the reference and refers to them from the operations', () => {
+    const components = ours.components?.schemas ?? {};
+    for (const name of ['Agent', 'AgentConfigListResponse', 'AgentUpdate', 'AgentLifecycleUpdate', 'AgentConfigRequest', 'UserRead', 'Team', 'Membership', 'HTTPValidationError', 'ValidationError']) {
+      expect(components, name).toHaveProperty(name);
+      expect(reference.components.schemas, name).toHaveProperty(name);
+    }
+    const paths = ours.paths as Record<string, Record<string, any>>;
+    const success = (path: string, method: string, status: string) => paths[path]?.[method]?.responses?.[status]?.content?.['application/json']?.schema;
+    const body = (path: string, method: string) => paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+    expect(success('/v1/agent-configurations/{id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Agent' });
+    expect(success('/v1/agent-configurations/', 'get', '200')).toEqual({ $ref: '#/components/schemas/AgentConfigListResponse' });
+    expect(body('/v1/agent-configurations/{id}/lifecycle', 'put')).toEqual({ $ref: '#/components/schemas/AgentLifecycleUpdate' });
+    expect(body('/v1/agent-configurations/{id}', 'put')).toEqual({ $ref: '#/components/schemas/AgentUpdate' });
+    expect(success('/v1/users/me', 'get', '200')).toEqual({ $ref: '#/components/schemas/UserRead' });
+    expect(success('/v1/teams/{team_id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Team' });
+    expect(success('/v1/agent-configurations/{id}/lifecycle', 'put', '422')).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+    expect((components.AgentConfigListResponse as any).properties.results.items).toEqual({ $ref: '#/components/schemas/Agent' });
+  });
+
+  it('has no $ref that does not resolve', () => {
+    const components = ours.components?.schemas ?? {};
+    const dangling: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === '$ref' && typeof value === 'string') {
+          const name = value.replace('#/components/schemas/', '');
+          if (!value.startsWith('#/components/schemas/') || !(name in components)) dangling.push(value);
+        } else walk(value);
+      }
+    };
+    walk(ours);
+    expect(dangling).toEqual([]);
+  });
+});
