@@ -103,17 +103,19 @@ describe(`numeric bounds on ${TEST_ENGINE}`, () => {
     expect(after.updated_at).toBe(agent.updated_at);
   });
 
-  it('refuses a rate limit the column cannot hold (422, not a database error)', async () => {
+  it('takes a rate limit up to 2^53 − 1 (a bigint column) and refuses more with a 422, not a database error', async () => {
     const agent = await createAgent(t.app, token);
-    expect422(await put(agent.id, { rate_limit_requests_per_minute: 2 ** 31 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
+    expect422(await put(agent.id, { rate_limit_requests_per_minute: 2 ** 53 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
     expect422(await put(agent.id, { rate_limit_requests_per_minute: 1e300 }), ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
     const created = await t.app.inject({
       method: 'POST',
       url: '/v1/agent-configurations/',
       headers: bearer(token),
-      payload: { agent_name: 'a', model_name: 'm', rate_limit_requests_per_minute: 9_007_199_254_740_991 },
+      payload: { agent_name: 'a', model_name: 'm', rate_limit_requests_per_minute: 2 ** 53 },
     });
     expect422(created, ['body', 'rate_limit_requests_per_minute'], 'less_than_equal');
-    expect(json(await put(agent.id, { rate_limit_requests_per_minute: 2 ** 31 - 1 })).rate_limit_requests_per_minute).toBe(2 ** 31 - 1);
+    expect(json(await put(agent.id, { rate_limit_requests_per_minute: 2 ** 31 })).rate_limit_requests_per_minute).toBe(2 ** 31);
+    expect(json(await put(agent.id, { rate_limit_requests_per_minute: 9_007_199_254_740_991 })).rate_limit_requests_per_minute).toBe(9_007_199_254_740_991);
   });
+
 });

@@ -179,8 +179,8 @@ const writableFields = {
   api_key: OptNullable(Str(4096, { description: 'Stored encrypted; answered masked. "" or null removes the key' })),
   agent_system_prompt: OptNullable(Str(200_000)),
   hub: OptNullable(Str(255)),
-  // No bound of our own (the seed sets none), only the column's: a 32-bit integer on PostgreSQL.
-  rate_limit_requests_per_minute: OptNullable(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+  // No bound of our own (the seed sets none) beyond the ±(2^53 − 1) of every integer: a bigint column.
+  rate_limit_requests_per_minute: OptNullable(Type.Integer({ minimum: 1 })),
   access_level: OptNullable(AccessLevel),
   agent_params: OptNullable(AgentParams),
   mcp_config: OptNullable(MCPConfig),
