@@ -451,7 +451,10 @@ describe('the import request', () => {
     const ours = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     for (const path of ['/v1/agent-configurations/import', '/v1/agent-configurations/import/validate']) {
       expectParametersLikeReference(ours, 'post', path);
-      const body = ours.paths[path].post.requestBody.content['application/json'].schema;
+      const published = ours.paths[path].post.requestBody.content['application/json'].schema;
+      // A named schema is a component, referred to by $ref (as in the reference's document).
+      const body = published.$ref ? ours.components.schemas[published.$ref.split('/').pop()] : published;
+      expect(published.$ref).toBe('#/components/schemas/UnifiedImportRequest');
       expect(body.required ?? []).not.toContain('rate_limit_requests_per_minute');
       expect(body.properties.rate_limit_requests_per_minute.default).toBe(100);
     }

@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapFirstAdmin } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config.js';
 import { startFromConfig } from '../src/runtime.js';
-import { TEST_ENGINE } from './helpers/app.js';
 
 const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
 
 /** What the first start writes to disk is readable by the service's user only (SECURITY.md). */
-describe.skipIf(TEST_ENGINE !== 'sqlite')('files of the first start', () => {
+describe('files of the first start', () => {
   let cwd: string;
   let app: Awaited<ReturnType<typeof startFromConfig>>;
   beforeAll(async () => {

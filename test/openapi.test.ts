@@ -14,6 +14,10 @@ const ADDED_PARAMETERS: Record<string, string[]> = {
   'post /v1/agent-configurations/import': ['query:team_id'],
   'post /v1/personas/from-preset/{preset_id}': ['query:team_id'],
   'get /v1/dashboard/trust': ['query:team_id'],
+  'post /v1/policies/': ['query:team_id'],
+  'get /v1/policies/': ['query:team_id'],
+  'post /v1/policies/presets/{preset_id}/copy': ['query:team_id'],
+  'get /v1/rules/': ['query:team_id'],
 };
 
 interface Parameter {

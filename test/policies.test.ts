@@ -367,8 +367,11 @@ describe('/openapi.json for the policy and rule operations', () => {
   });
 
   it('describes the upload as multipart/form-data with a required binary field "file"', async () => {
-    const upload = (await c.ok(c.get('/openapi.json'))).paths['/v1/policies/{policy_id}/upload'].post;
-    const schema = upload.requestBody.content['multipart/form-data'].schema;
+    const document = await c.ok(c.get('/openapi.json'));
+    const upload = document.paths['/v1/policies/{policy_id}/upload'].post;
+    const published = upload.requestBody.content['multipart/form-data'].schema;
+    // A named schema is a component, referred to by $ref (as in the reference's document).
+    const schema = published.$ref ? document.components.schemas[published.$ref.split('/').pop()] : published;
     expect(schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
     expect(schema.required).toEqual(['file']);
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);

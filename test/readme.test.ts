@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TEST_ENGINE } from './helpers/app.js';
 
 /** Issue 2: the README starts and tests the service with exactly two commands; the rest lives in docs/. */
-describe.skipIf(TEST_ENGINE !== 'sqlite')('README', () => {
+describe('README', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
   it('has exactly two command blocks: npm install && npm start, npm install && npm test', () => {
