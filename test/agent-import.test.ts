@@ -192,6 +192,14 @@ describe('real-world AgentCards', () => {
     },
   ];
   const GEO_TAGS = ['maps', 'routing', 'navigation', 'directions', 'traffic', 'customization', 'visualization', 'cartography'];
+  const GEO_AGENT = {
+    agent_name: 'GeoSpatial Route Planner Agent',
+    agent_url: 'https://georoute-agent.example.com/a2a/v1',
+    purpose: GEO_DESCRIPTION,
+    capabilities: { streaming: true, push_notifications: true, ...noCapabilities },
+    skills: GEO_SKILLS,
+    agent_metadata: { role: null, job_description: GEO_DESCRIPTION, version: '1.2.0', author: 'Example Geo Services Inc.', tags: GEO_TAGS },
+  };
 
   const cases: Array<{ file: string; source: string; format: string; warnings: string[]; agent: Record<string, unknown> }> = [
     {
@@ -227,28 +235,16 @@ describe('real-world AgentCards', () => {
       source: 'A2A specification 0.3.0, sample Agent Card (a2aproject/A2A docs/specification.md)',
       format: 'a2a-agent-card/0.3.0',
       warnings: [],
-      agent: {
-        agent_name: 'GeoSpatial Route Planner Agent',
-        agent_url: 'https://georoute-agent.example.com/a2a/v1',
-        purpose: GEO_DESCRIPTION,
-        capabilities: { streaming: true, push_notifications: true, ...noCapabilities },
-        skills: GEO_SKILLS,
-        agent_metadata: { role: null, job_description: GEO_DESCRIPTION, version: '1.2.0', author: 'Example Geo Services Inc.', tags: GEO_TAGS },
-      },
+      // The 0.3 and the 1.0 form of the same card give the same agent.
+      agent: GEO_AGENT,
     },
     {
       file: 'georoute-agent-v1.0.json',
       source: 'A2A specification 1.0, section 8.5 Sample Agent Card (a2aproject/A2A docs/specification.md)',
       format: 'a2a-agent-card/1.0',
       warnings: [],
-      agent: {
-        agent_name: 'GeoSpatial Route Planner Agent',
-        agent_url: 'https://georoute-agent.example.com/a2a/v1',
-        purpose: GEO_DESCRIPTION,
-        capabilities: { streaming: true, push_notifications: true, ...noCapabilities },
-        skills: GEO_SKILLS,
-        agent_metadata: { role: null, job_description: GEO_DESCRIPTION, version: '1.2.0', author: 'Example Geo Services Inc.', tags: GEO_TAGS },
-      },
+      // The 0.3 and the 1.0 form of the same card give the same agent.
+      agent: GEO_AGENT,
     },
     {
       file: 'recipe-agent-v1.0-draft.json',
