@@ -5,7 +5,6 @@ import { deriveKeys, loadOrCreateSecret } from './crypto/keys.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
 
-/** Opens the database, migrates it and builds the app from a parsed Config (shared by main and the CLI). */
 /** The reason of a failed system call, without the stack or the value of any secret. */
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -37,6 +36,7 @@ function serviceSecret(config: Config): string {
   }
 }
 
+/** Opens the database, migrates it and builds the app from a parsed Config (shared by main and the CLI). */
 export async function startFromConfig(config: Config) {
   const database = await openConfiguredDatabase(config);
   try {

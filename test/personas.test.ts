@@ -87,6 +87,13 @@ describe('POST /v1/personas/', () => {
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'r'.repeat(101) }), ['body', 'role'], 'string_too_long');
     expect422(await call('POST', '/v1/personas/', token, { team_id: 'nope', name: 'x', role: 'y' }), ['body', 'team_id'], 'uuid_parsing');
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: 'admin' }), ['body', 'access_permissions'], 'model_attributes_type');
+    // Free-form, but at most 50 keys at its top level (typed or not).
+    const wide = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
+    const tooWide = await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: wide });
+    expect(tooWide.statusCode, tooWide.body).toBe(422);
+    expect(tooWide.json().detail[0].loc.slice(0, 2)).toEqual(['body', 'access_permissions']);
+    const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
+    expect((await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: fifty })).statusCode).toBe(201);
   });
 
   it('accepts free-form access_permissions (the reference: PersonaAccessPermissions or any object), kept as sent', async () => {

@@ -55,6 +55,3 @@ export function isUniqueViolation(error: unknown): boolean {
   return classifyDriverError(error) === 'unique_violation';
 }
 
-export function isForeignKeyViolation(error: unknown): boolean {
-  return classifyDriverError(error) === 'foreign_key_violation';
-}

@@ -117,7 +117,7 @@ export class GroupCommitSqlite {
   }
 
   readVersion(): string {
-    return `${this.#groups}.${this.#writerDataVersion.get() as number}`;
+    return this.versions().read;
   }
 
   #noteWrite(sql: string): void {

@@ -59,6 +59,12 @@ function frameworkError(error: FastifyError, request: FastifyRequest): { status:
   return undefined;
 }
 
+/** The loc of a NUL character in one part of the request, prefixed with the part's name. */
+function nulIn(part: 'path' | 'query' | 'body', value: unknown): Array<string | number> | undefined {
+  const loc = nulCharacterAt(value);
+  return loc === undefined ? undefined : [part, ...loc];
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -90,11 +96,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return done(new RequestValidationError([{ loc: ['body'], msg: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_invalid' }]));
     }
     // Path, query and body alike: one answer on both engines (PostgreSQL cannot store U+0000).
-    for (const [prefix, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
-      const loc = nulCharacterAt(value);
-      if (loc !== undefined) return done(new RequestValidationError([nulCharacterIssue([prefix, ...loc])]));
-    }
-    done();
+    const nul = nulIn('path', request.params) ?? nulIn('query', request.query) ?? nulIn('body', request.body);
+    done(nul === undefined ? undefined : new RequestValidationError([nulCharacterIssue(nul)]));
   });
 
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}` }));

@@ -1,4 +1,4 @@
-import { Type, type TObject, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 /** `X | null`, spelled `anyOf: [X, {type: null}]` as the reference's schemas are. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -144,19 +144,21 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  * refuse it here instead (docs/decisions.md, "NUL characters"). Iterative, like nestsDeeperThan.
  */
 export function nulCharacterAt(value: unknown): Array<string | number> | undefined {
-  const stack: Array<[unknown, Array<string | number>]> = [[value, []]];
-  while (stack.length > 0) {
-    const [current, loc] = stack.pop() as [unknown, Array<string | number>];
-    if (typeof current === 'string') {
-      if (current.includes('\u0000')) return loc;
-      continue;
+  // Recursive: a body reaches here only when it nests at most MAX_JSON_DEPTH levels (checked
+  // first), and the loc is built only on the way back from a find.
+  if (typeof value === 'string') return value.includes('\u0000') ? [] : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const loc = nulCharacterAt(value[i]);
+      if (loc !== undefined) return [i, ...loc];
     }
-    if (typeof current !== 'object' || current === null) continue;
-    const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((v, i) => [i, v]) : Object.entries(current);
-    for (const [key, child] of entries) {
-      if (typeof key === 'string' && key.includes('\u0000')) return [...loc, key];
-      stack.push([child, [...loc, key]]);
-    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (key.includes('\u0000')) return [key];
+    const loc = nulCharacterAt((value as Record<string, unknown>)[key]);
+    if (loc !== undefined) return [key, ...loc];
   }
   return undefined;
 }

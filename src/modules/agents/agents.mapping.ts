@@ -19,7 +19,7 @@ export function maskedApiKey(row: Pick<AgentRow, 'api_key_enc' | 'api_key_hint'>
   return API_KEY_MASK + (row.api_key_hint ?? '');
 }
 
-/** The longest `test_score` kept: the column's width (varchar(64)) on both engines. */
+/** The longest `test_score` kept, written out (our bound; the column is `text` on PostgreSQL since migration 0005). */
 export const TEST_SCORE_MAX_LENGTH = 64;
 
 /**

@@ -3,31 +3,33 @@ import { addressKey, createLoginThrottle } from './login-throttle.js';
 
 const limits = { maxFailuresPerAccount: 3, maxFailuresPerAddress: 5, windowSeconds: 60 };
 
+/** An attempt that was let through (and counted as a failure until it reports success). */
+const allowed = (r: { wait: number }) => 'attempt' in r;
+
 describe('login throttle', () => {
   it('blocks an account after its failures and frees it when the oldest leaves the window', () => {
     const throttle = createLoginThrottle(limits);
-    for (let t = 0; t < 3; t++) {
-      expect(throttle.retryAfter('a@x', '1.1.1.1', 100 + t)).toBe(0);
-      throttle.recordFailure('a@x', '1.1.1.1', 100 + t);
-    }
-    expect(throttle.retryAfter('a@x', '1.1.1.1', 103)).toBe(57);
-    expect(throttle.retryAfter('a@x', '2.2.2.2', 103)).toBe(57);
-    expect(throttle.retryAfter('b@x', '1.1.1.1', 103)).toBe(0);
-    expect(throttle.retryAfter('a@x', '1.1.1.1', 160)).toBe(0);
+    for (let t = 0; t < 3; t++) expect(allowed(throttle.reserve('a@x', '1.1.1.1', 100 + t))).toBe(true);
+    expect(throttle.reserve('a@x', '1.1.1.1', 103)).toEqual({ wait: 57 });
+    expect(throttle.reserve('a@x', '2.2.2.2', 103)).toEqual({ wait: 57 });
+    expect(allowed(throttle.reserve('b@x', '1.1.1.1', 103))).toBe(true);
+    expect(allowed(throttle.reserve('a@x', '1.1.1.1', 160))).toBe(true);
   });
 
   it('blocks an address after failures across accounts', () => {
     const throttle = createLoginThrottle(limits);
-    for (let i = 0; i < 5; i++) throttle.recordFailure(`user${i}@x`, '9.9.9.9', 10);
-    expect(throttle.retryAfter('someone-new@x', '9.9.9.9', 11)).toBe(59);
-    expect(throttle.retryAfter('someone-new@x', '8.8.8.8', 11)).toBe(0);
+    for (let i = 0; i < 5; i++) expect(allowed(throttle.reserve(`user${i}@x`, '9.9.9.9', 10))).toBe(true);
+    expect(throttle.reserve('someone-new@x', '9.9.9.9', 11)).toEqual({ wait: 59 });
+    expect(allowed(throttle.reserve('someone-new@x', '8.8.8.8', 11))).toBe(true);
   });
 
   it('clears the account on success', () => {
     const throttle = createLoginThrottle(limits);
-    for (let i = 0; i < 3; i++) throttle.recordFailure('a@x', '1.1.1.1', 10);
-    throttle.recordSuccess('a@x');
-    expect(throttle.retryAfter('a@x', '3.3.3.3', 11)).toBe(0);
+    const attempts = [0, 1, 2].map(() => throttle.reserve('a@x', '1.1.1.1', 10));
+    expect(throttle.reserve('a@x', '3.3.3.3', 10)).toEqual({ wait: 60 });
+    const last = attempts[2]!;
+    if ('attempt' in last) last.attempt.succeeded();
+    expect(allowed(throttle.reserve('a@x', '3.3.3.3', 11))).toBe(true);
   });
 });
 
@@ -41,17 +43,17 @@ describe('login throttle: reservations, memory bound, address keys', () => {
     // Three attempts in flight, none finished: a fourth must wait.
     expect(throttle.reserve('a@x', '1.1.1.1', 10)).toEqual({ wait: 60 });
     if ('attempt' in third) third.attempt.succeeded();
-    expect(throttle.retryAfter('a@x', '1.1.1.1', 11)).toBe(0);
+    expect(allowed(throttle.reserve('a@x', '1.1.1.1', 11))).toBe(true);
   });
 
   it('drops accounts whose failures left the window, and never holds more than maxKeys', () => {
     const throttle = createLoginThrottle({ ...limits, maxKeys: 50 });
-    for (let i = 0; i < 40; i++) throttle.recordFailure(`old${i}@x`, `10.0.0.${i}`, 100);
+    for (let i = 0; i < 40; i++) throttle.reserve(`old${i}@x`, `10.0.0.${i}`, 100);
     expect(throttle.sizes()).toEqual({ accounts: 40, addresses: 40 });
     // One failure after the window: every earlier entry is gone.
-    throttle.recordFailure('new@x', '10.1.0.1', 200);
+    throttle.reserve('new@x', '10.1.0.1', 200);
     expect(throttle.sizes()).toEqual({ accounts: 1, addresses: 1 });
-    for (let i = 0; i < 500; i++) throttle.recordFailure(`flood${i}@x`, `10.2.${i >> 8}.${i & 255}`, 300);
+    for (let i = 0; i < 500; i++) throttle.reserve(`flood${i}@x`, `10.2.${i >> 8}.${i & 255}`, 300);
     expect(throttle.sizes()).toEqual({ accounts: 50, addresses: 50 });
   });
 

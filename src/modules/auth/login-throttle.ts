@@ -125,10 +125,6 @@ export function createLoginThrottle(limits: ThrottleLimits = DEFAULT_LOGIN_LIMIT
   const accounts = new FailureLog(limits.maxFailuresPerAccount, limits.windowSeconds, maxKeys);
   const addresses = new FailureLog(limits.maxFailuresPerAddress, limits.windowSeconds, maxKeys);
   return {
-    /** Seconds to wait before this account may try again from this address (0: go ahead). */
-    retryAfter(account: string, address: string, now: number): number {
-      return Math.max(accounts.retryAfter(account, now), addresses.retryAfter(addressKey(address), now));
-    },
     /**
      * Starts an attempt: either the seconds to wait (nothing is counted), or the attempt,
      * already counted as a failure until it reports success. Synchronous, so no other attempt
@@ -149,13 +145,6 @@ export function createLoginThrottle(limits: ThrottleLimits = DEFAULT_LOGIN_LIMIT
           },
         },
       };
-    },
-    recordFailure(account: string, address: string, now: number): void {
-      accounts.record(account, now);
-      addresses.record(addressKey(address), now);
-    },
-    recordSuccess(account: string): void {
-      accounts.clear(account);
     },
     /** How many accounts and addresses are remembered (for tests of the memory bound). */
     sizes(): { accounts: number; addresses: number } {

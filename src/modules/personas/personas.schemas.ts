@@ -37,7 +37,7 @@ export const PersonaAccessPermissions = Type.Object(
     restricted_actions: OptNullable(Names()),
     data_access_scope: OptNullable(DataAccessScopeSchema),
   },
-  { title: 'PersonaAccessPermissions', additionalProperties: true },
+  { title: 'PersonaAccessPermissions', additionalProperties: true, maxProperties: 50 },
 );
 export type PersonaAccessPermissionsIn = Static<typeof PersonaAccessPermissions>;
 
@@ -46,7 +46,11 @@ export type PersonaAccessPermissionsIn = Static<typeof PersonaAccessPermissions>
  * accepted. One that does not match the typed shape (e.g. a privilege level of its own) is
  * kept as sent, as the reference's free-form branch keeps it.
  */
-const AccessPermissionsInput = Type.Union([PersonaAccessPermissions, FreeObject()], { title: 'Access Permissions' });
+// Free-form, but not unbounded: at most 50 keys at the top (nested values are bounded by the
+// 1 MB body and the 32-level depth limit).
+const AccessPermissionsInput = Type.Union([PersonaAccessPermissions, Type.Object({}, { additionalProperties: true, maxProperties: 50 })], {
+  title: 'Access Permissions',
+});
 
 export const Persona = Type.Object(
   {
