@@ -115,9 +115,9 @@ export function createRuleService(deps: RuleDeps) {
     async list(principal: Principal, input: RuleListInput) {
       requireAnywhere(principal, 'policy:read');
       const { status, category } = input;
-      if (input.team_id !== undefined) authorize(principal, 'policy:read', resolveTeam(principal, input.team_id), 'Team');
       let filter: repo.RuleListFilter;
       if (input.policy_id !== undefined) {
+        if (input.team_id !== undefined) authorize(principal, 'policy:read', resolveTeam(principal, input.team_id), 'Team');
         // The repo leaves the team out of a policy's query (its team is implied): check it here.
         const policy = await repo.findPolicy(db, input.policy_id);
         const readable = policy !== undefined && holds(principal, 'policy:read', policy.team_id) && (input.team_id === undefined || input.team_id === policy.team_id);
