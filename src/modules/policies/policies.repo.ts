@@ -98,12 +98,13 @@ export const deletePolicyFile = (db: Kysely<DB>, policyId: string) => db.deleteF
 export const insertRules = (db: Kysely<DB>, rows: Array<Insertable<PolicyRulesTable>>) =>
   rows.length === 0 ? Promise.resolve() : db.insertInto('policy_rules').values(rows).execute().then(() => undefined);
 
-export const findRule = (db: Kysely<DB>, id: string) => db.selectFrom('policy_rules').selectAll().where('id', '=', id).executeTakeFirst();
-
-/** Reads the rule and, on PostgreSQL, locks its row until the transaction ends (SQLite transactions are already serial). */
-export const findRuleForUpdate = (db: Kysely<DB>, dialect: Dialect, id: string) => {
+/**
+ * Reads a rule. With `lock`, inside a transaction, on PostgreSQL its row is also locked until the
+ * transaction ends (SQLite's write transactions are already serial).
+ */
+export const findRule = (db: Kysely<DB>, id: string, lock?: { dialect: Dialect }) => {
   const query = db.selectFrom('policy_rules').selectAll().where('id', '=', id);
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return (lock?.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 };
 
 export const updateRule = (db: Kysely<DB>, id: string, patch: RulePatch) =>

@@ -148,9 +148,7 @@ export function createRuleService(deps: RuleDeps) {
       // Read, decide and write in one transaction with the row locked: a concurrent approve,
       // reject or PATCH waits, so this decision is taken on the status it overwrites.
       return db.transaction().execute(async (trx) => {
-        const current = await repo.findRuleForUpdate(trx, dialect, id);
-        if (current === undefined) throw notFound('Rule');
-        authorize(principal, 'policy:write', current.team_id, 'Rule');
+        const current = await loadRule(trx, principal, id, 'policy:write', { dialect });
         const at = now();
         const patch = patchFrom(body);
         if (body.status != null) {
