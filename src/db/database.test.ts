@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, openSqlite } from './database.js';
+import SqliteDatabase from 'better-sqlite3';
+import { compileRowBuilder, openDatabase, openSqlite, withStatementCache } from './database.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-pragmas-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -33,5 +34,51 @@ describe('SQLite opened as production opens it', () => {
     } finally {
       await database.close();
     }
+  });
+});
+
+describe('cached statements', () => {
+  const raw = new SqliteDatabase(':memory:');
+  raw.exec(`create table t (id integer primary key, name text, score real, data blob, note text);
+    insert into t values (1, 'a', 1.5, x'00ff', null), (2, 'b', -2, null, 'x');`);
+  const cache = withStatementCache(raw);
+  afterAll(() => raw.close());
+
+  it('answer the rows better-sqlite3 answers, built from arrays', () => {
+    const queries = [
+      'select * from t order by id',
+      // A repeated name: the later column wins, as in better-sqlite3's own rows.
+      'select id, name, score as name, \'q"uote\' as "a""b" from t order by id',
+      'select count(*) as n from t where id > ?',
+    ];
+    for (const query of queries) {
+      const params = query.includes('?') ? [0] : [];
+      const expected = raw.prepare(query).all(params);
+      const rows = cache.prepare(query).all(params);
+      expect(rows).toEqual(expected);
+      expect(rows.map((r) => Object.keys(r as object))).toEqual(expected.map((r) => Object.keys(r as object)));
+    }
+    // better-sqlite3 assigns such a column through the prototype setter (the value is lost); here
+    // it is an own property and the prototype stays Object's.
+    const [withProto] = cache.prepare('select 1 as "__proto__"').all([]) as Array<Record<string, unknown>>;
+    expect(Object.getPrototypeOf(withProto)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(withProto, '__proto__')?.value).toBe(1);
+    expect([...cache.prepare('select id from t order by id').iterate([])]).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('run writes, and answer RETURNING rows as objects', () => {
+    const insert = cache.prepare('insert into t (id, name) values (?, ?)');
+    expect(insert.reader).toBe(false);
+    expect(insert.run([3, 'c']).changes).toBe(1);
+    const update = cache.prepare('update t set name = ? where id = ? returning id, name');
+    expect(update.reader).toBe(true);
+    expect(update.readonly).toBe(false);
+    expect(update.all(['d', 3])).toEqual([{ id: 3, name: 'd' }]);
+    expect(() => insert.all([])).toThrow(TypeError);
+  });
+
+  it('compiles one object literal per column list', () => {
+    const build = compileRowBuilder(['a', 'b', 'a']);
+    expect(build([1, 2, 3])).toEqual({ a: 3, b: 2 });
   });
 });

@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { DataVersions } from './database.js';
+import type { DataVersions, PreparedStatement } from './database.js';
 import {
   SqliteAdapter,
   SqliteIntrospector,
@@ -12,7 +12,7 @@ import {
   type QueryResult,
 } from 'kysely';
 
-type Prepare = (sql: string) => SqliteDatabase.Statement;
+type Prepare = (sql: string) => PreparedStatement;
 
 /** The counts Kysely emits for list totals: `select count(*) as "n" from …`. */
 const COUNT_QUERY = /^select count\(\*\) as "\w+" from /i;
@@ -219,7 +219,7 @@ export class GroupCommitSqlite {
    * with every page. Its answer is kept until the read version changes: the same committed
    * data gives the same count, and the version is read before the count runs.
    */
-  #count(sql: string, params: unknown[], stmt: SqliteDatabase.Statement): unknown[] {
+  #count(sql: string, params: unknown[], stmt: PreparedStatement): unknown[] {
     const key = `${sql}\u0000${JSON.stringify(params)}`;
     const version = this.readVersion();
     const known = this.#counts.get(key);
