@@ -72,6 +72,26 @@ describe('API rate limit', () => {
       await t.close();
     }
   });
+  it('counts the client address: the socket address with no trusted proxy, the one X-Forwarded-For names behind one', async () => {
+    for (const [hops, limitedBy] of [
+      [0, 'socket'],
+      [1, 'forwarded'],
+    ] as const) {
+      const t = await buildTestApp({ app: { rateLimitPerMinute: 5, trustProxyHops: hops } });
+      try {
+        const { admin } = await createSuperAdmin(t.app);
+        // One socket (the proxy, 10.0.0.1), two clients behind it.
+        const from = (client: string) =>
+          t.app.inject({ method: 'GET', url: '/v1/users/me', headers: { ...bearer(admin.token), 'x-forwarded-for': client }, remoteAddress: '10.0.0.1' });
+        const statuses = [];
+        for (const client of ['10.5.5.1', '10.5.5.1', '10.5.5.1', '10.5.5.2', '10.5.5.2', '10.5.5.2']) statuses.push((await from(client)).statusCode);
+        // Without a trusted proxy the header is not believed: all six share the socket's budget of 5.
+        expect(statuses).toEqual(limitedBy === 'socket' ? [200, 200, 200, 200, 200, 429] : [200, 200, 200, 200, 200, 200]);
+      } finally {
+        await t.close();
+      }
+    }
+  });
 });
 
 describe('HTTP hardening', () => {
