@@ -11,8 +11,14 @@ import type { RequestVersions } from './data-versions.js';
  * (every committed write of this process, and on SQLite every commit by another connection).
  * The version is read before the handler queries, so an answer is never stored under a
  * version older than the data it shows: after an acknowledged write, the next read misses
- * and is computed again. Authentication and validation still run on every request (a
- * revoked credential is refused at once); only the handler and serialisation are skipped.
+ * and is computed again. Authentication still runs on every request (a revoked credential is
+ * refused at once); a stored answer is sent right after it, before validation and the
+ * handler: both are decided by the credential and the URL alone, the key of the entry, and
+ * they let that very answer through when it was stored.
+ *
+ * An answer is stored the second time its key is asked for under one version: a page asked
+ * for once (a crawl through deep offsets) would only push hot answers out and keep 100 KB
+ * buffers alive until the next major collection.
  *
  * Where no read version exists (PostgreSQL: other processes write without telling this one)
  * nothing is cached; the ETag is then still sent and honoured, computed from each answer.
@@ -23,6 +29,8 @@ export interface ResponseCacheOptions {
   routes: ReadonlySet<string>;
   maxEntries?: number;
   maxBytes?: number;
+  /** How many keys asked for once are remembered (default 4 × maxEntries). */
+  maxCandidates?: number;
 }
 
 interface Entry {
@@ -55,7 +63,10 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   const { versions, routes } = options;
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+  const maxCandidates = options.maxCandidates ?? 4 * maxEntries;
   const entries = new Map<string, Entry>();
+  /** Keys asked for once, with the version they were asked under: stored when asked again. */
+  const candidates = new Map<string, string>();
   let bytes = 0;
 
   const remove = (key: string) => {
@@ -75,26 +86,37 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
       remove(oldest);
     }
   };
+  /** Whether the key was asked for before under this version (the second ask stores the answer). */
+  const askedBefore = (key: string, version: string) => {
+    if (candidates.get(key) === version) {
+      candidates.delete(key);
+      return true;
+    }
+    candidates.delete(key);
+    candidates.set(key, version);
+    if (candidates.size > maxCandidates) candidates.delete(candidates.keys().next().value as string);
+    return false;
+  };
   const notModified = (reply: FastifyReply, etag: string) => reply.code(304).header('etag', etag).header('cache-control', CACHE_CONTROL).send();
 
-  // Hooks of the cached routes only (callback style: no promise per request). Registered in
-  // the routes' context before them, so every cached route gets both.
-  const preHandler = (request: WithSlot, reply: FastifyReply, done: (error?: Error) => void) => {
-    if (request.method !== 'GET' || !request.principal) return done();
+  // Hooks of the cached routes only (callback style: no promise per request), added to each
+  // route after the context's own hooks: the lookup runs once authentication has set the principal.
+  const lookup = (request: WithSlot, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    if (request.method !== 'GET' || !request.principal) return done(null, payload);
     const key = `${request.principal.credential.kind}:${request.principal.credential.id}\n${request.url}`;
     const version = versions(request)?.read;
     request[kSlot] = { key, version };
-    if (version === undefined) return done();
+    if (version === undefined) return done(null, payload);
     const entry = entries.get(key);
-    if (entry === undefined) return done();
+    if (entry === undefined) return done(null, payload);
     if (entry.version !== version) {
       remove(key);
-      return done();
+      return done(null, payload);
     }
     entries.delete(key);
     entries.set(key, entry);
     request[kSlot] = undefined;
-    // Answered here: `done` is not called, so the handler does not run.
+    // Answered here: `done` is not called, so validation and the handler do not run.
     if (matches(request.headers['if-none-match'], entry.etag)) return void notModified(reply, entry.etag);
     void reply.header('etag', entry.etag).header('cache-control', CACHE_CONTROL).type(entry.contentType).send(entry.body);
   };
@@ -105,7 +127,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
     const etag = etagOf(body);
-    if (slot.version !== undefined) {
+    if (slot.version !== undefined && askedBefore(slot.key, slot.version)) {
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
       store(slot.key, { version: slot.version, etag, contentType, body });
     }
@@ -119,7 +141,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
 
   app.addHook('onRoute', (route) => {
     if (!routes.has(route.url) || ![route.method].flat().includes('GET')) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), preHandler as never];
+    route.preParsing = [...[route.preParsing ?? []].flat(), lookup as never];
     route.onSend = [...[route.onSend ?? []].flat(), onSend as never];
   });
 }
