@@ -7,7 +7,7 @@ import { createWorld, type World } from './helpers/factories.js';
 // Deep pages of GET /v1/rules/ start from a remembered anchor row (policies.repo.ts): they
 // must be exactly the pages OFFSET would give, and follow every write.
 
-const TOTAL = 2 * ANCHOR_STEP + 537;
+const TOTAL = 5 * ANCHOR_STEP + 537;
 const STATUSES = ['draft', 'approved', 'rejected', 'modified'] as const;
 
 let t: TestApp;
@@ -38,7 +38,7 @@ beforeAll(async () => {
     created_at: 1_700_000_000 + Math.floor(i / 7),
     updated_at: 1_700_000_000,
   }));
-  for (let i = 0; i < rows.length; i += 1_000) await t.database.db.insertInto('policy_rules').values(rows.slice(i, i + 1_000)).execute();
+  for (let i = 0; i < rows.length; i += 500) await t.database.db.insertInto('policy_rules').values(rows.slice(i, i + 500)).execute();
   expected = rows
     .map(({ id, created_at, status }) => ({ id, created_at, status }))
     .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -79,5 +79,19 @@ describe('deep pages of GET /v1/rules/', () => {
     const after = await page(`limit=10&offset=${offset}`);
     expect(after.count).toBe(TOTAL - 1);
     expect(after.results.map((r) => r.id)).toEqual(expected.slice(offset, offset + 10).map((r) => r.id));
+  });
+
+  it('find each anchor from a lower one or from the start, in any order, before and after a write', async () => {
+    const check = async (offset: number) => {
+      const { results } = await page(`limit=30&offset=${offset}`);
+      expect(results.map((r) => r.id), `offset ${offset}`).toEqual(expected.slice(offset, offset + 30).map((r) => r.id));
+    };
+    // Ascending: every anchor after the first is found from the one below it.
+    for (let k = 1; k <= 5; k++) await check(k * ANCHOR_STEP + 13);
+    const removed = expected[ANCHOR_STEP + 2] as { id: string };
+    await t.database.db.deleteFrom('policy_rules').where('id', '=', removed.id).execute();
+    expected.splice(ANCHOR_STEP + 2, 1);
+    // After the write nothing is known: a deep anchor from the start, one above it from it, then lower ones.
+    for (const offset of [4 * ANCHOR_STEP + 1, 5 * ANCHOR_STEP + 400, 2 * ANCHOR_STEP - 1, ANCHOR_STEP, 3 * ANCHOR_STEP + 999]) await check(offset);
   });
 });

@@ -6,7 +6,11 @@
  * read version (PostgreSQL), there is no memo: callers compute every time.
  */
 export interface VersionedMemo<T> {
-  get(key: string, compute: () => Promise<T>): Promise<T>;
+  /**
+   * The value kept for `key` under the current version, else `compute`'s, kept from now on.
+   * `compute` may `peek` at other values kept under that same version (one version read for all).
+   */
+  get(key: string, compute: (peek: (key: string) => T | undefined) => Promise<T>): Promise<T>;
 }
 
 export function createVersionedMemo<T>(readVersion: (() => string) | undefined, maxEntries = 1_000): VersionedMemo<T> | undefined {
@@ -17,7 +21,10 @@ export function createVersionedMemo<T>(readVersion: (() => string) | undefined, 
       const version = readVersion();
       const known = entries.get(key);
       if (known !== undefined && known.version === version) return known.value;
-      const value = await compute();
+      const value = await compute((other) => {
+        const entry = entries.get(other);
+        return entry !== undefined && entry.version === version ? entry.value : undefined;
+      });
       entries.delete(key);
       entries.set(key, { version, value });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);

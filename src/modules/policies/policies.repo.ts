@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable, type ExpressionBuilder } from 'kysely';
 import type { DB, PoliciesTable, PolicyFilesTable, PolicyRulesTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/database.js';
 import type { VersionedMemo } from '../../db/versioned-memo.js';
@@ -141,10 +141,13 @@ export interface RuleAnchor {
 
 /**
  * OFFSET walks every skipped index entry (100 ms for 900,000 rules). Past this many rows, a
- * page starts from a remembered anchor, the rule at a multiple of ANCHOR_STEP, found once per
- * database version (`anchors`, SQLite only) and then reached in one index seek.
+ * page starts from a remembered anchor, the rule at a multiple of ANCHOR_STEP, kept per
+ * database version (`anchors`, SQLite only) and then reached in one index seek: a page walks
+ * fewer than ANCHOR_STEP entries past its anchor. A new anchor is found from the nearest lower
+ * one known under the same version (a walk of at most the distance between them), or from the
+ * start when there is none.
  */
-export const ANCHOR_STEP = 10_000;
+export const ANCHOR_STEP = 1_000;
 
 /** Creation order, oldest first, ties by id (CONTRACT.md): pages stay stable while rules are added. */
 export async function listRules(
@@ -154,21 +157,26 @@ export async function listRules(
   offset: number,
   anchors?: VersionedMemo<RuleAnchor | undefined>,
 ): Promise<RuleRow[]> {
-  const ordered = () => ruleFilter(db.selectFrom('policy_rules').selectAll(), f).orderBy('created_at').orderBy('id').limit(limit);
+  const ordered = () => ruleFilter(db.selectFrom('policy_rules').selectAll(), f).orderBy('created_at').orderBy('id');
+  const after = (anchor: RuleAnchor) => (eb: ExpressionBuilder<DB, 'policy_rules'>) =>
+    eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(anchor.created_at, anchor.id));
   const base = Math.floor(offset / ANCHOR_STEP) * ANCHOR_STEP;
-  if (anchors === undefined || base === 0) return ordered().offset(offset).execute();
-  const key = JSON.stringify([f.teamId, f.policyId, f.status, f.category, base]);
-  const anchor = await anchors.get(key, () =>
-    ruleFilter(db.selectFrom('policy_rules').select(['created_at', 'id']), f)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(1)
-      .offset(base - 1)
-      .executeTakeFirst(),
-  );
+  if (anchors === undefined || base === 0) return ordered().limit(limit).offset(offset).execute();
+  const filterKey = JSON.stringify([f.teamId, f.policyId, f.status, f.category]);
+  const keyAt = (position: number) => `${filterKey}@${position}`;
+  const anchor = await anchors.get(keyAt(base), (peek) => {
+    let from = base - ANCHOR_STEP;
+    let below: RuleAnchor | undefined;
+    for (; from > 0 && below === undefined; from -= ANCHOR_STEP) below = peek(keyAt(from));
+    if (below !== undefined) from += ANCHOR_STEP; // the loop stepped past the one it found
+    const keys = ruleFilter(db.selectFrom('policy_rules').select(['created_at', 'id']), f).orderBy('created_at').orderBy('id');
+    // The rule at position `base` (1-based) is the (base - from)-th after the one at `from`.
+    return (below === undefined ? keys : keys.where(after(below))).limit(1).offset(base - from - 1).executeTakeFirst();
+  });
   if (anchor === undefined) return []; // fewer than `base` rules: the page is past the end
   return ordered()
-    .where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(anchor.created_at, anchor.id)))
+    .where(after(anchor))
+    .limit(limit)
     .offset(offset - base)
     .execute();
 }
