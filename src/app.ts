@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -12,6 +11,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { AppError } from './http/errors.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
@@ -162,19 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     await app.register(cors, { origin: options.corsOrigins, credentials: false, maxAge: 600 });
   }
-  if (options.rateLimitPerMinute && options.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      max: options.rateLimitPerMinute,
-      timeWindow: 60_000,
-      // The bucket is the client address (the plugin's default key; IPv6 by /64), not the
-      // credential: the limit runs before authentication, and a bucket per credential would give
-      // every made-up token a fresh budget. WARDEN_TRUST_PROXY_HOPS makes it the client's
-      // address behind a proxy.
-      errorResponseBuilder: (_request, context) =>
-        new AppError('too_many_requests', `Rate limit of ${context.max} requests per minute exceeded: retry in ${context.after}`),
-    });
-  }
+  // Per client address, before authentication (src/http/rate-limit.ts).
+  if (options.rateLimitPerMinute && options.rateLimitPerMinute > 0) registerRateLimit(app, { max: options.rateLimitPerMinute });
 
   await app.register(swagger, {
     openapi: {
