@@ -192,11 +192,11 @@ async function startCeiling(bodyFile, contentType) {
 
 // ---------------------------------------------------------------- load
 
-function runWrk(url, seconds, env) {
+function runWrk(url, seconds, env, connections = CONNECTIONS) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'wrk',
-      ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(BENCH, 'wrk/scenario.lua'), url],
+      ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(BENCH, 'wrk/scenario.lua'), url],
       { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -212,12 +212,13 @@ function runWrk(url, seconds, env) {
 
 async function measure(target, scenario, env) {
   const wrkEnv = { BENCH_KIND: scenario.kind, BENCH_PATH: scenario.path, BENCH_OFFSET: String(scenario.offset ?? 0), ...env };
-  if (WARMUP > 0) await runWrk(target.url, WARMUP, wrkEnv);
+  const connections = scenario.connections ?? CONNECTIONS;
+  if (WARMUP > 0) await runWrk(target.url, WARMUP, wrkEnv, connections);
   let peakRss = 0;
   const pid = target.child.pid;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rss || 0)), 100);
   const cpuBefore = cpuMicrosOf(pid);
-  const result = await runWrk(target.url, DURATION, wrkEnv);
+  const result = await runWrk(target.url, DURATION, wrkEnv, connections);
   const cpuMicros = cpuMicrosOf(pid) - cpuBefore;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
@@ -228,7 +229,7 @@ async function measure(target, scenario, env) {
     description: scenario.description,
     method: scenario.kind === 'get' || scenario.kind === 'offset' ? 'GET' : 'PUT',
     path: scenario.path,
-    connections: CONNECTIONS,
+    connections,
     seconds,
     requests: result.requests,
     failed,
@@ -262,6 +263,16 @@ const SCENARIOS = [
     path: '/v1/rules/?limit=100',
     offset: 900_000,
     description: 'GET /v1/rules/ offset=900000+n (a new page each request)',
+  },
+  {
+    // The same, one request at a time: the time of a new deep page itself, not of the queue
+    // behind nine others (pages from 890,000: none of them asked before in this run).
+    name: 'rules-deep-offset-uncached-1c',
+    kind: 'offset',
+    path: '/v1/rules/?limit=100',
+    offset: 890_000,
+    connections: 1,
+    description: 'GET /v1/rules/ offset=890000+n, a new page each request, 1 connection',
   },
   { name: 'agents-list-scores', kind: 'get', path: '/v1/agent-configurations/?include_scores=true', description: 'GET /v1/agent-configurations/?include_scores=true' },
   { name: 'agent-lifecycle', kind: 'lifecycle', path: '/v1/agent-configurations/{id}/lifecycle', description: 'PUT …/{id}/lifecycle (many agents)' },
