@@ -7,6 +7,7 @@
 //   BENCH_DURATION   seconds measured per scenario (default 10)
 //   BENCH_WARMUP     seconds of warm-up before each (default 3)
 //   BENCH_CONNECTIONS concurrent connections (default 10)
+//   BENCH_NEAR_CEILING seconds of the short ceiling run before each scenario (default 3)
 //   BENCH_ONLY       comma-separated scenario names to run (the ceiling always runs)
 //   BENCH_RESEED=1   seed again even when a seeded file for this schema exists
 //   BENCH_LABEL      a word saved with the results (e.g. "before-cache")
@@ -31,6 +32,8 @@ const RESULTS = path.join(BENCH, 'results');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Seconds of the short ceiling run before each scenario. */
+const NEAR_CEILING_SECONDS = Number(process.env.BENCH_NEAR_CEILING ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 /**
  * V8 grows its heap lazily: without a cap the service's RSS drifts to 250–350 MB under this
@@ -210,15 +213,14 @@ function runWrk(url, seconds, env, connections = CONNECTIONS) {
   });
 }
 
-async function measure(target, scenario, env) {
+async function measure(target, scenario, env, { warmup = WARMUP, duration = DURATION, connections = scenario.connections ?? CONNECTIONS } = {}) {
   const wrkEnv = { BENCH_KIND: scenario.kind, BENCH_PATH: scenario.path, BENCH_OFFSET: String(scenario.offset ?? 0), ...env };
-  const connections = scenario.connections ?? CONNECTIONS;
-  if (WARMUP > 0) await runWrk(target.url, WARMUP, wrkEnv, connections);
+  if (warmup > 0) await runWrk(target.url, warmup, wrkEnv, connections);
   let peakRss = 0;
   const pid = target.child.pid;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rss || 0)), 100);
   const cpuBefore = cpuMicrosOf(pid);
-  const result = await runWrk(target.url, DURATION, wrkEnv, connections);
+  const result = await runWrk(target.url, duration, wrkEnv, connections);
   const cpuMicros = cpuMicrosOf(pid) - cpuBefore;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
@@ -280,13 +282,14 @@ const SCENARIOS = [
 ];
 
 function formatTable(rows, ceiling) {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'CPU µs/req', 'CPU vs ceiling', 'peak RSS MB', 'failed'];
+  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs ceiling just before', 'CPU µs/req', 'CPU vs ceiling', 'peak RSS MB', 'failed'];
   const body = rows.map((r) => [
     r.name,
     r.rps.toFixed(0),
     r.p50_ms.toFixed(2),
     r.p99_ms.toFixed(2),
     r.name === 'ceiling' ? '100%' : `${((r.rps / ceiling.rps) * 100).toFixed(1)}%`,
+    r.ceiling_nearby ? `${((r.rps / r.ceiling_nearby.rps) * 100).toFixed(1)}% of ${r.ceiling_nearby.rps.toFixed(0)}` : '-',
     r.cpu_us_per_request.toFixed(0),
     r.name === 'ceiling' ? '100%' : `${((ceiling.cpu_us_per_request / r.cpu_us_per_request) * 100).toFixed(1)}%`,
     r.name === 'ceiling' ? '-' : r.peak_rss_mb.toFixed(0),
@@ -329,9 +332,8 @@ async function main() {
 
     const rows = [];
     log(`ceiling: node:http answering the same ${referenceBody.length.toLocaleString('en')} bytes (${WARMUP} s warm-up, ${DURATION} s measured)`);
-    rows.push(await measure(ceilingServer, { name: 'ceiling', kind: 'get', path: '/v1/rules/?limit=100', description: 'node:http, same bytes' }, env));
-    await ceilingServer.stop();
-    ceilingServer = undefined;
+    const ceilingScenario = { name: 'ceiling', kind: 'get', path: '/v1/rules/?limit=100', description: 'node:http, same bytes' };
+    rows.push(await measure(ceilingServer, ceilingScenario, env));
 
     const db = new SqliteDatabase(file, { readonly: true });
     const eventsBefore = db.prepare('select count(*) as n from agent_lifecycle_events').get().n;
@@ -341,10 +343,15 @@ async function main() {
       if (!haveRules && scenario.name.startsWith('rules-')) continue;
       if (ONLY === null && process.env.BENCH_FLOORS === '0' && scenario.name.startsWith('floor-')) continue;
       log(`${scenario.name}: ${scenario.description}`);
-      const row = await measure(service, scenario, env);
+      // The machine's speed drifts within minutes: the ceiling is measured again, briefly, right
+      // before each scenario (the ceiling process stays up, idle, between its runs).
+      const near = await measure(ceilingServer, ceilingScenario, env, { warmup: 0, duration: NEAR_CEILING_SECONDS, connections: scenario.connections });
+      const row = { ...(await measure(service, scenario, env)), ceiling_nearby: { rps: near.rps, cpu_us_per_request: near.cpu_us_per_request, connections: near.connections, seconds: near.seconds } };
       rows.push(row);
-      log(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50_ms.toFixed(2)} ms, p99 ${row.p99_ms.toFixed(2)} ms, ${row.failed} failed`);
+      log(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50_ms.toFixed(2)} ms, p99 ${row.p99_ms.toFixed(2)} ms, ${row.failed} failed (ceiling just before: ${near.rps.toFixed(0)} req/s)`);
     }
+    await ceilingServer.stop();
+    ceilingServer = undefined;
     const hwm = memoryOf(service.child.pid).hwm;
     await service.stop();
 
@@ -369,7 +376,7 @@ async function main() {
       settings: { service_node_args: NODE_ARGS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_answers: haveRules ? 'rule list' : 'agent list' },
       service_peak_rss_mb: hwm / 2 ** 20,
       durability,
-      results: rows.map((r) => ({ ...r, ratio_to_ceiling: r.rps / ceiling.rps })),
+      results: rows.map((r) => ({ ...r, ratio_to_ceiling: r.rps / ceiling.rps, ...(r.ceiling_nearby ? { ratio_to_ceiling_nearby: r.rps / r.ceiling_nearby.rps } : {}) })),
       total_seconds: (Date.now() - started) / 1000,
     };
     fs.mkdirSync(RESULTS, { recursive: true });
