@@ -10,6 +10,7 @@ import { registerAuthentication } from './http/auth.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
+import { lazyChildLoggerFactory } from './http/lazy-logger.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { AppError } from './http/errors.js';
@@ -125,6 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const hops = options.trustProxyHops ?? 0;
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    // A request's child logger is made when it first writes a line (src/http/lazy-logger.ts).
+    childLoggerFactory: lazyChildLoggerFactory,
     // Behind N proxies, the client address is the N-th from the right in X-Forwarded-For. With
     // none, `false`: the socket's address, without parsing X-Forwarded-For on every request.
     // (A function, not Fastify's numeric form: tested, `1` kept the proxy's address.)
