@@ -181,8 +181,8 @@ function stopProcess(child) {
   });
 }
 
-async function startCeiling(bodyFile, contentType) {
-  const child = spawn(process.execPath, [path.join(BENCH, 'ceiling.mjs'), bodyFile, contentType], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startCeiling(bodyFile, contentType, headersFile) {
+  const child = spawn(process.execPath, [path.join(BENCH, 'ceiling.mjs'), bodyFile, contentType, headersFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const match = /^CEILING_PORT (\d+)$/.exec(line);
@@ -292,7 +292,7 @@ function formatTable(rows, ceiling) {
     r.ceiling_nearby ? `${((r.rps / r.ceiling_nearby.rps) * 100).toFixed(1)}% of ${r.ceiling_nearby.rps.toFixed(0)}` : '-',
     r.cpu_us_per_request.toFixed(0),
     r.name === 'ceiling' ? '100%' : `${((ceiling.cpu_us_per_request / r.cpu_us_per_request) * 100).toFixed(1)}%`,
-    r.name === 'ceiling' ? '-' : r.peak_rss_mb.toFixed(0),
+    r.name.startsWith('ceiling') ? '-' : r.peak_rss_mb.toFixed(0),
     String(r.failed),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
@@ -328,12 +328,20 @@ async function main() {
     const referenceBody = Buffer.from(await reference.arrayBuffer());
     const bodyFile = path.join(DATA, 'ceiling-body.json');
     fs.writeFileSync(bodyFile, referenceBody);
-    ceilingServer = await startCeiling(bodyFile, reference.headers.get('content-type') ?? 'application/json');
+    // Its header fields too (security headers, rate-limit headers, ETag, …): the same bytes.
+    const referenceHeaders = [...reference.headers.entries()];
+    const headersFile = path.join(DATA, 'ceiling-headers.json');
+    fs.writeFileSync(headersFile, JSON.stringify(referenceHeaders));
+    ceilingServer = await startCeiling(bodyFile, reference.headers.get('content-type') ?? 'application/json', headersFile);
 
     const rows = [];
-    log(`ceiling: node:http answering the same ${referenceBody.length.toLocaleString('en')} bytes (${WARMUP} s warm-up, ${DURATION} s measured)`);
+    log(`ceiling: node:http answering the same ${referenceBody.length.toLocaleString('en')} bytes and ${referenceHeaders.length} header fields (${WARMUP} s warm-up, ${DURATION} s measured)`);
     const ceilingScenario = { name: 'ceiling', kind: 'get', path: '/v1/rules/?limit=100', description: 'node:http, same bytes' };
     rows.push(await measure(ceilingServer, ceilingScenario, env));
+    // The ceiling as measured until 2026-11-24 (the body with its Content-Type alone), for reference.
+    const bodyOnly = { name: 'ceiling-body-only', kind: 'get', path: '/body-only', description: 'node:http, same body, Content-Type only' };
+    log(`${bodyOnly.name}: ${bodyOnly.description}`);
+    rows.push(await measure(ceilingServer, bodyOnly, env));
 
     const db = new SqliteDatabase(file, { readonly: true });
     const eventsBefore = db.prepare('select count(*) as n from agent_lifecycle_events').get().n;
@@ -373,7 +381,7 @@ async function main() {
       label: process.env.BENCH_LABEL ?? null,
       date: new Date().toISOString(),
       machine: { load_average_at_start: loadBefore, load_average_at_end: os.loadavg()[0], cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
-      settings: { service_node_args: NODE_ARGS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_answers: haveRules ? 'rule list' : 'agent list' },
+      settings: { service_node_args: NODE_ARGS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_header_fields: referenceHeaders.map(([name]) => name), ceiling_answers: haveRules ? 'rule list' : 'agent list' },
       service_peak_rss_mb: hwm / 2 ** 20,
       durability,
       results: rows.map((r) => ({ ...r, ratio_to_ceiling: r.rps / ceiling.rps, ...(r.ceiling_nearby ? { ratio_to_ceiling_nearby: r.rps / r.ceiling_nearby.rps } : {}) })),
