@@ -65,5 +65,6 @@ describe('login throttle: reservations, memory bound, address keys', () => {
     expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
     expect(addressKey('::ffff:10.1.2.3')).toBe('10.1.2.3');
     expect(addressKey('10.1.2.3')).toBe('10.1.2.3');
+    expect(addressKey('10.1.2.3%x')).toBe('10.1.2.3');
   });
 });

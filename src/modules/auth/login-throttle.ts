@@ -33,8 +33,9 @@ const MAX_KEYS = 100_000;
  * a whole /64 and could otherwise rotate through 2^64 addresses.
  */
 export function addressKey(address: string): string {
-  // Without a colon it is not IPv6 (nor IPv4-mapped): kept as it is, without the regexes below.
-  if (!address.includes(':')) return address;
+  // Without a colon or a zone (`%…`) it is not IPv6 (nor IPv4-mapped): kept as it is, without
+  // the regexes below.
+  if (!address.includes(':') && !address.includes('%')) return address;
   const plain = address.replace(/%.*$/, '');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
   if (mapped?.[1] !== undefined && isIPv4(mapped[1])) return mapped[1];
