@@ -16,6 +16,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { AppError } from './http/errors.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
+import { buildSerializer } from './http/serialization.js';
 import { validatorCompiler } from './http/validation.js';
 import { nowSeconds } from './ids.js';
 import { agentRoutes } from './modules/agents/agents.routes.js';
@@ -141,6 +142,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       void reply.code(status).send({ detail: status === 414 ? 'A path parameter is too long' : 'Malformed request URL' });
     },
     ajv: { customOptions: { strict: false } },
+    // fast-json-stringify over response schemas with nullable types as type lists (src/http/serialization.ts).
+    schemaController: { compilersFactory: { buildSerializer } },
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
