@@ -12,8 +12,8 @@
 //   BENCH_RESEED=1   seed again even when a seeded file for this schema exists
 //   BENCH_LABEL      a word saved with the results (e.g. "before-cache")
 //   BENCH_MAIN       another build of the service to measure (default dist/main.js), for before/after runs
-//   BENCH_NODE_ARGS  node flags for the service (default --max-old-space-size=160; "" for none;
-//                    e.g. "--cpu-prof --cpu-prof-dir=bench/.data/prof")
+//   BENCH_NODE_ARGS  node flags for the service (default none: as `npm start` runs it; e.g.
+//                    "--max-old-space-size=160" or "--cpu-prof --cpu-prof-dir=bench/.data/prof")
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,11 +36,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const NEAR_CEILING_SECONDS = Number(process.env.BENCH_NEAR_CEILING ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 /**
- * V8 grows its heap lazily: without a cap the service's RSS drifts to 250–350 MB under this
- * load although its live heap is far smaller; with this cap it stays near 200 MB at the same
- * throughput (bench/README.md, docs/deployment.md). BENCH_NODE_ARGS="" measures without it.
+ * The service runs as `npm start` runs it: no node flags, so its peak RSS is the deployed
+ * one's (until 2026-11-24 the bench capped the heap at 160 MB; bench/README.md, "Memory").
  */
-const NODE_ARGS = process.env.BENCH_NODE_ARGS ?? '--max-old-space-size=160';
+const NODE_ARGS = process.env.BENCH_NODE_ARGS ?? '';
 const ADMIN = { email: 'bench@warden.local', password: 'bench-password' };
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
@@ -214,13 +213,15 @@ function runWrk(url, seconds, env, connections = CONNECTIONS) {
 }
 
 async function measure(target, scenario, env, { warmup = WARMUP, duration = DURATION, connections = scenario.connections ?? CONNECTIONS } = {}) {
-  const wrkEnv = { BENCH_KIND: scenario.kind, BENCH_PATH: scenario.path, BENCH_OFFSET: String(scenario.offset ?? 0), ...env };
-  if (warmup > 0) await runWrk(target.url, warmup, wrkEnv, connections);
+  const wrkEnv = { BENCH_KIND: scenario.kind, BENCH_PATH: scenario.path, BENCH_OFFSET: String(scenario.offset ?? 0), BENCH_OFFSET_SPAN: String(scenario.span ?? 1), ...env };
+  // The measured run starts its counter far from the warm-up's: for the "offset" kind, pages the
+  // warm-up asked for are not asked again (a second ask stores an answer).
+  if (warmup > 0) await runWrk(target.url, warmup, { ...wrkEnv, BENCH_COUNTER_START: '0' }, connections);
   let peakRss = 0;
   const pid = target.child.pid;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rss || 0)), 100);
   const cpuBefore = cpuMicrosOf(pid);
-  const result = await runWrk(target.url, duration, wrkEnv, connections);
+  const result = await runWrk(target.url, duration, { ...wrkEnv, BENCH_COUNTER_START: String(MEASURED_COUNTER_START) }, connections);
   const cpuMicros = cpuMicrosOf(pid) - cpuBefore;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
@@ -249,6 +250,15 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
 
 // ---------------------------------------------------------------- the run
 
+/**
+ * New deep pages: `offset + (n × 7919 mod DEEP_SPAN)` (bench/wrk/scenario.lua), n counting from 0
+ * in the warm-up and from MEASURED_COUNTER_START in the measured run. No page is asked twice
+ * while the warm-up asks fewer than 10,000 and the measured run fewer than 49,900 (a new deep
+ * page costs about a millisecond: some 3,000 and 10,000 at the default durations).
+ */
+const DEEP_SPAN = 59_900;
+const MEASURED_COUNTER_START = 10_000;
+
 const SCENARIOS = [
   // Where the gap to the ceiling comes from: the framework alone (no credential, tiny answer),
   // then the framework and authentication (a tiny answer behind the same bearer token).
@@ -260,21 +270,25 @@ const SCENARIOS = [
   { name: 'rules-status-category', kind: 'get', path: '/v1/rules/?limit=100&status=approved&category=privacy', description: 'GET /v1/rules/ status+category' },
   { name: 'rules-deep-offset', kind: 'get', path: '/v1/rules/?limit=100&offset=900000', description: 'GET /v1/rules/ offset=900000' },
   {
+    // A page no one asked for before on every request, anywhere from offset 850,000 to 909,899
+    // (each a full page of the 910,000 rules the caller sees): 59,900 pages, more than a run asks.
     name: 'rules-deep-offset-uncached',
     kind: 'offset',
     path: '/v1/rules/?limit=100',
-    offset: 900_000,
-    description: 'GET /v1/rules/ offset=900000+n (a new page each request)',
+    offset: 850_000,
+    span: DEEP_SPAN,
+    description: 'GET /v1/rules/ offset=850000..909899 (a new page each request)',
   },
   {
     // The same, one request at a time: the time of a new deep page itself, not of the queue
-    // behind nine others (pages from 890,000: none of them asked before in this run).
+    // behind nine others (pages from 790,000 to 849,899: none of them asked before in this run).
     name: 'rules-deep-offset-uncached-1c',
     kind: 'offset',
     path: '/v1/rules/?limit=100',
-    offset: 890_000,
+    offset: 790_000,
+    span: DEEP_SPAN,
     connections: 1,
-    description: 'GET /v1/rules/ offset=890000+n, a new page each request, 1 connection',
+    description: 'GET /v1/rules/ offset=790000..849899, a new page each request, 1 connection',
   },
   { name: 'agents-list-scores', kind: 'get', path: '/v1/agent-configurations/?include_scores=true', description: 'GET /v1/agent-configurations/?include_scores=true' },
   { name: 'agent-lifecycle', kind: 'lifecycle', path: '/v1/agent-configurations/{id}/lifecycle', description: 'PUT …/{id}/lifecycle (many agents)' },
@@ -356,6 +370,8 @@ async function main() {
       const near = await measure(ceilingServer, ceilingScenario, env, { warmup: 0, duration: NEAR_CEILING_SECONDS, connections: scenario.connections });
       const row = { ...(await measure(service, scenario, env)), ceiling_nearby: { rps: near.rps, cpu_us_per_request: near.cpu_us_per_request, connections: near.connections, seconds: near.seconds } };
       rows.push(row);
+      // A new-page scenario must ask for full pages: a page past the end of the list is cheap.
+      if (scenario.kind === 'offset' && row.bytes_per_response < referenceBody.length / 2) log(`  warning: ${row.bytes_per_response} bytes per answer: pages past the end of the list?`);
       log(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50_ms.toFixed(2)} ms, p99 ${row.p99_ms.toFixed(2)} ms, ${row.failed} failed (ceiling just before: ${near.rps.toFixed(0)} req/s)`);
     }
     await ceilingServer.stop();

@@ -3,7 +3,10 @@
 --   BENCH_PATH   request path; "{id}" is replaced by an agent id from BENCH_IDS
 --   BENCH_IDS    file with one agent id per line (write scenarios)
 --   BENCH_TOKEN  bearer token
---   BENCH_OFFSET first offset of the "offset" kind (each request asks for a new page)
+--   BENCH_OFFSET, BENCH_OFFSET_SPAN  the "offset" kind asks offset + (n * 7919 mod span): 7919 is
+--                a prime that divides no span used here, so `span` requests in a row each ask a
+--                different page, spread over the whole range instead of walking it in order
+--   BENCH_COUNTER_START  the first n (run.mjs gives the warm-up and the measured run apart ranges)
 -- done() prints one JSON line with the numbers run.mjs reads.
 local kind = os.getenv("BENCH_KIND") or "get"
 local path = os.getenv("BENCH_PATH") or "/"
@@ -26,7 +29,7 @@ function init(args)
     end
   end
   -- Threads start at different places so that they do not write the same agents in step.
-  counter = (thread_no or 0) * 7919
+  counter = tonumber(os.getenv("BENCH_COUNTER_START") or "0") + (thread_no or 0) * 7919
   wrk.headers["Authorization"] = "Bearer " .. token
   wrk.headers["Accept"] = "application/json"
   if kind ~= "get" and kind ~= "offset" then
@@ -44,7 +47,8 @@ function request()
   end
   if kind == "offset" then
     -- A page no one asked for before: the answer cannot come from a cache.
-    local offset = tonumber(os.getenv("BENCH_OFFSET") or "0") + counter + (thread_no or 0) * 1000003
+    local span = tonumber(os.getenv("BENCH_OFFSET_SPAN") or "1000000")
+    local offset = tonumber(os.getenv("BENCH_OFFSET") or "0") + (counter * 7919) % span
     return wrk.format(nil, path .. "&offset=" .. offset)
   end
   local id = ids[(counter % #ids) + 1]
