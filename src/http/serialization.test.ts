@@ -64,6 +64,17 @@ describe('nullableAsTypeList', () => {
     for (const schema of [literal, union, three, noNull]) expect(nullableAsTypeList(schema)).toEqual(JSON.parse(JSON.stringify(schema)));
   });
 
+  it('does not lift a default out of the option, nor rewrite data keywords', () => {
+    const optional = Type.Object({ a: Type.Optional(Nullable(Type.String({ default: 'D' }))) });
+    expect(serializerFor(optional)({})).toBe(declaredSerializer(optional)({}));
+    expect(serializerFor(optional)({})).toBe('{}');
+    const required = Type.Object({ a: Nullable(Type.String({ default: 'D' })) });
+    expect(() => declaredSerializer(required)({})).toThrow(/required/);
+    expect(() => serializerFor(required)({})).toThrow(/required/);
+    const data = { default: { anyOf: [{ type: 'string' }, { type: 'null' }] }, enum: [{ anyOf: [{ type: 'string' }, { type: 'null' }] }] };
+    expect(nullableAsTypeList({ type: 'object', ...data })).toEqual({ type: 'object', ...data });
+  });
+
   it('does not change the schema it is given', () => {
     const schema = Type.Object({ a: Nullable(Type.String()) });
     const before = JSON.stringify(schema);
@@ -94,5 +105,13 @@ describe('buildSerializer', () => {
   it('still refuses a value of the wrong type in a nullable field', () => {
     expect(() => serializerFor(PolicyRule)({ ...rule, reviewed_at: 'yesterday' })).toThrow(TypeError);
     expect(() => serializerFor(PolicyRule)({ ...rule, tags: 'gdpr' })).toThrow(TypeError);
+  });
+
+  it('writes values inside a nullable list as inside any list: converted to the declared type (docs/decisions.md)', () => {
+    const written = JSON.parse(serializerFor(PolicyRule)({ ...rule, tags: [1, true] }));
+    expect(written.tags).toEqual(['1', 'true']);
+    expect(() => declaredSerializer(PolicyRule)({ ...rule, tags: [1, true] })).toThrow();
+    const plainList = Type.Object({ tags: Type.Array(Type.String()) });
+    expect(declaredSerializer(plainList)({ tags: [1, true] })).toBe('{"tags":["1","true"]}');
   });
 });
