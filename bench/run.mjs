@@ -12,8 +12,8 @@
 //   BENCH_RESEED=1   seed again even when a seeded file for this schema exists
 //   BENCH_LABEL      a word saved with the results (e.g. "before-cache")
 //   BENCH_MAIN       another build of the service to measure (default dist/main.js), for before/after runs
-//   BENCH_NODE_ARGS  node flags for the service (default none: as `npm start` runs it; e.g.
-//                    "--max-old-space-size=160" or "--cpu-prof --cpu-prof-dir=bench/.data/prof")
+//   BENCH_NODE_ARGS  node flags for the service (default: those of `npm start`, read from
+//                    package.json; e.g. "--cpu-prof --cpu-prof-dir=bench/.data/prof")
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,10 +36,17 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const NEAR_CEILING_SECONDS = Number(process.env.BENCH_NEAR_CEILING ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 /**
- * The service runs as `npm start` runs it: no node flags, so its peak RSS is the deployed
- * one's (until 2026-11-24 the bench capped the heap at 160 MB; bench/README.md, "Memory").
+ * The service runs as `npm start` runs it, with the node flags of package.json's `start`
+ * script, so that its peak RSS is the deployed one's (until 2026-11-24 the bench capped the
+ * heap at 160 MB, which `npm start` did not; bench/README.md, "Memory").
  */
-const NODE_ARGS = process.env.BENCH_NODE_ARGS ?? '';
+function startFlags() {
+  const start = String(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '');
+  const match = /^node((?:\s+--\S+)*)\s+dist\/main\.js$/.exec(start.trim());
+  if (!match) throw new Error(`cannot read the node flags of "npm start" ("${start}"): set BENCH_NODE_ARGS`);
+  return (match[1] ?? '').trim();
+}
+const NODE_ARGS = process.env.BENCH_NODE_ARGS ?? startFlags();
 const ADMIN = { email: 'bench@warden.local', password: 'bench-password' };
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
