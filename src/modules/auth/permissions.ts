@@ -15,6 +15,16 @@ const MEMBER_PERMISSIONS = [
   'policy:read',
   'policy:write',
   'team:read',
+  // Wave 2 (CONTRACT.md): every team member holds them for the team; super admins the `_all` form.
+  'guardrail:read',
+  'guardrail:write',
+  'evaluation:read',
+  'evaluation:write',
+  'redteam:read',
+  'redteam:write',
+  'telemetry:read',
+  'telemetry:write',
+  'gateway:invoke',
 ] as const;
 const MANAGER_PERMISSIONS = [...MEMBER_PERMISSIONS, 'team:write_user', 'team:invite'] as const;
 

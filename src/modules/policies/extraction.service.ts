@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { requireAnywhere } from '../auth/permissions.js';
 import { EXTRACTION_MAX_CHARS, extractionMessages, normaliseProposals } from './extraction.js';
-import { chatJson } from './llm-client.js';
+import { chatJson } from '../../llm/client.js';
 import { loadPolicy } from './policies.access.js';
 import { toRule } from './policies.mapping.js';
 import type { RuleRow } from './policies.repo.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXTRACTION_MAX_RULES, extractionMessages, normaliseProposals } from './extraction.js';
-import { parseJsonContent } from './llm-client.js';
+import { parseJsonContent } from '../../llm/client.js';
 import { RULE_SOURCE_TEXT_MAX } from './policies.schemas.js';
 
 const DOC = 'Agents must not reveal passwords.\n\nAgents should be polite.';

@@ -1,5 +1,5 @@
 import { Value } from 'typebox/value';
-import type { ChatMessage } from './llm-client.js';
+import type { ChatMessage } from '../../llm/client.js';
 import {
   ASSIGNEES,
   CONSEQUENCE_ACTIONS,

@@ -1,5 +1,5 @@
-import type { LlmConfig } from '../../config.js';
-import { AppError } from '../../http/errors.js';
+import type { LlmConfig } from '../config.js';
+import { AppError } from '../http/errors.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -8,22 +8,27 @@ export interface ChatMessage {
 
 const unavailable = (why: string) => new AppError('unavailable', `The language model endpoint failed: ${why}`);
 
-/**
- * One chat completion from an OpenAI-compatible endpoint, asking for a JSON object.
- * Errors name the HTTP status, never the request (which carries the API key) nor the
- * provider's body (which may echo it).
- */
-export async function chatJson(llm: LlmConfig, messages: ChatMessage[], timeoutMs = 120_000): Promise<unknown> {
+/** One chat completion's assistant text. Errors name the HTTP status, never the request (which carries the API key) nor the provider's body (which may echo it). */
+export async function chatText(
+  llm: LlmConfig,
+  messages: ChatMessage[],
+  options: { timeoutMs?: number; json?: boolean; signal?: AbortSignal; maxTokens?: number } = {},
+): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
   const url = `${llm.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (llm.apiKey) headers.authorization = `Bearer ${llm.apiKey}`;
+  const body: Record<string, unknown> = { model: llm.model, messages, temperature: 0 };
+  if (options.json) body.response_format = { type: 'json_object' };
+  if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+  const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ model: llm.model, messages, temperature: 0, response_format: { type: 'json_object' } }),
-      signal: AbortSignal.timeout(timeoutMs),
+      body: JSON.stringify(body),
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
     });
   } catch (error) {
     const name = error instanceof Error ? error.name : 'error';
@@ -41,7 +46,12 @@ export async function chatJson(llm: LlmConfig, messages: ChatMessage[], timeoutM
   }
   const content = payload.choices?.[0]?.message?.content;
   if (typeof content !== 'string') throw unavailable('its answer has no message content');
-  return parseJsonContent(content);
+  return content;
+}
+
+/** One chat completion from an OpenAI-compatible endpoint, asking for a JSON object. */
+export async function chatJson(llm: LlmConfig, messages: ChatMessage[], timeoutMs = 120_000): Promise<unknown> {
+  return parseJsonContent(await chatText(llm, messages, { timeoutMs, json: true }));
 }
 
 /** The JSON in a model's message, tolerating a Markdown code fence around it. */

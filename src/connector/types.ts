@@ -1,0 +1,85 @@
+/**
+ * The agent connector's vocabulary (docs/connector.md). One module calls agents for the
+ * evaluations, the red team and (later) the gateway: by protocol, fenced, rate-limited,
+ * retried. It knows nothing of HTTP routes, the database or teams; callers decrypt the key.
+ */
+
+export type AgentProtocol = 'chat_completions' | 'a2a';
+
+/** Everything needed to call one agent. Built by the caller from an Agent row (or a campaign's bare URL). */
+export interface AgentTarget {
+  /** Base URL: `{url}/chat/completions` for chat_completions, the JSON-RPC endpoint itself for a2a. */
+  url: string;
+  protocol: AgentProtocol;
+  modelName?: string | null | undefined;
+  /** Decrypted. Sent as `Authorization: Bearer …`; never logged, never in an error or a result. */
+  apiKey?: string | null | undefined;
+  /** Sent as the first (system) message on chat_completions; on a2a as message metadata. */
+  systemPrompt?: string | null | undefined;
+  /** The agent's `agent_params` (temperature, top_p, max_tokens, …), passed through on chat_completions. */
+  params?: Record<string, unknown> | null | undefined;
+  /** The agent's `rate_limit_requests_per_minute`: a hard ceiling on calls to it; null/0 = none. */
+  rateLimitPerMinute?: number | null | undefined;
+  /** Whose ceiling this call counts against (the agent id; a campaign's URL target: the URL). */
+  rateKey: string;
+}
+
+export interface Turn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export type AgentCallErrorKind =
+  | 'timeout' // no complete answer in time (each attempt)
+  | 'http' // a non-2xx answer that retries did not cure
+  | 'network' // connection refused / reset / DNS failure, after retries
+  | 'refused_address' // the outbound fence refused the address (never retried)
+  | 'too_large' // the answer passed the size bound (cut off, counted as an error)
+  | 'protocol' // a 2xx answer the protocol cannot read
+  | 'cancelled'; // the caller's signal aborted
+
+export interface AgentCallOk {
+  ok: true;
+  /** The agent's answer text. */
+  text: string;
+  latencyMs: number;
+  attempts: number;
+  /** a2a: the conversation's contextId, to pass back for the next turn. */
+  contextId?: string | undefined;
+}
+
+export interface AgentCallError {
+  ok: false;
+  kind: AgentCallErrorKind;
+  /** For a person; never holds the key, the request headers or the agent's body verbatim past a short excerpt. */
+  error: string;
+  status?: number | undefined;
+  latencyMs: number;
+  attempts: number;
+}
+
+export type AgentCallResult = AgentCallOk | AgentCallError;
+
+export interface SendOptions {
+  signal?: AbortSignal | undefined;
+  /** a2a: continue this conversation (from the previous AgentCallOk). */
+  contextId?: string | undefined;
+}
+
+export interface AgentConnector {
+  /**
+   * Sends a conversation whose last turn is the user's new message and answers the agent's
+   * reply. chat_completions sends the whole history (after the system prompt); a2a sends the
+   * last user turn with the contextId. Never throws for an agent's failure: that is a result.
+   */
+  send(target: AgentTarget, turns: readonly Turn[], options?: SendOptions): Promise<AgentCallResult>;
+}
+
+/**
+ * A per-key ceiling of calls per minute. In-process today; the gateway will add one shared
+ * across processes (Redis) behind this same interface.
+ */
+export interface CallRateLimiter {
+  /** Resolves when a call under `key` may start without passing `perMinute`; rejects when `signal` aborts. */
+  acquire(key: string, perMinute: number, signal?: AbortSignal): Promise<void>;
+}
