@@ -238,6 +238,46 @@ export interface DemographicValuesTable {
   created_at: number;
 }
 
+/** Background jobs (docs/jobs.md). Written in the background while a job runs (progress, leases). */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  team_id: string;
+  subject_id: string;
+  /** JSON: the handler's payload. */
+  payload: string;
+  /** queued | running | completed | failed | cancelled. */
+  status: string;
+  /** 1, plus one per interrupted run that was resumed. */
+  attempt: number;
+  max_attempts: number;
+  progress_done: number;
+  progress_total: number;
+  progress_message: string | null;
+  error: string | null;
+  cancel_requested: number;
+  /** The worker that claimed it (kept after it ends, for the record). */
+  locked_by: string | null;
+  /** Epoch milliseconds (not seconds): leases are short and compared across processes. */
+  lease_expires_at: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+/** The last lines of each job's log. Written in the background while a job runs. */
+export interface JobLogsTable {
+  job_id: string;
+  /** 1, 2, … per job; lines older than the runner's limit are deleted. */
+  seq: number;
+  /** Epoch milliseconds. */
+  at: number;
+  /** info | warn | error. */
+  level: string;
+  message: string;
+}
+
 export interface DB {
   users: UsersTable;
   teams: TeamsTable;
@@ -254,4 +294,6 @@ export interface DB {
   personas: PersonasTable;
   demographic_dimensions: DemographicDimensionsTable;
   demographic_values: DemographicValuesTable;
+  jobs: JobsTable;
+  job_logs: JobLogsTable;
 }

@@ -10,6 +10,15 @@ import type { DB } from '../db/schema.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * Why a handler's signal aborted:
+ * - `cancelled`: someone cancelled the job; it ends `cancelled` whatever the handler does next;
+ * - `shutdown`: this process is stopping; the job goes back to the queue (resumed later);
+ * - `lost`: the job is no longer this process's (its lease expired and another process took it
+ *   over, or its row was deleted); nothing the handler does next is recorded.
+ */
+export type JobAbortReason = 'cancelled' | 'shutdown' | 'lost';
+
 export interface JobProgress {
   done: number;
   total: number;
@@ -21,13 +30,17 @@ export interface JobContext<P = unknown> {
   id: string;
   kind: string;
   payload: P;
-  /** 1 on the first run; more after a restart resumed it. */
+  /**
+   * 1 on the first run; one more each time a run was interrupted (a crash, a restart that did
+   * not stop it in time, a lost lease) and resumed. A graceful stop puts the job back in the
+   * queue without counting an attempt. Whatever the attempt, skip work already stored.
+   */
   attempt: number;
-  /** Aborts when the job is cancelled (reason: 'cancelled') or the process shuts down (reason: 'shutdown'). */
+  /** Aborts with a JobAbortReason: cancelled, shutdown, or lost. */
   signal: AbortSignal;
-  /** Records progress (cheap: writes are coalesced). */
+  /** Records progress (cheap: kept in memory and written at most once per flush interval). */
   progress(progress: JobProgress): Promise<void>;
-  /** Appends a line to the job's log (the feature's `/logs` endpoint). Never pass secrets. */
+  /** Appends a line to the job's log (the feature's `/logs` endpoint), written like progress. Never pass secrets. */
   log(message: string, level?: 'info' | 'warn' | 'error'): Promise<void>;
 }
 
@@ -40,7 +53,12 @@ export interface JobHandler<P = unknown> {
   onInterrupted: 'resume' | 'fail';
   /** Does the work. Resolving completes the job; throwing fails it with the error's message. */
   run(context: JobContext<P>): Promise<void>;
-  /** Called once the job has ended as failed or cancelled (not completed), to update the feature's record. */
+  /**
+   * Called once the job has ended as failed or cancelled (not completed), to update the
+   * feature's record. `db` is the transaction that records the job's end: write through it
+   * (the end and the feature's update commit together) and make no network call in it. When
+   * it throws, the job's end is recorded without it (and the error logged).
+   */
   onEnded?(job: { id: string; payload: P; status: 'failed' | 'cancelled'; reason: string }, db: Kysely<DB>): Promise<void>;
 }
 
@@ -51,4 +69,41 @@ export interface EnqueueOptions<P> {
   teamId: string;
   /** The feature record's id (evaluation, campaign, harness), for lookups by record. */
   subjectId: string;
+  /** Runs a restart may interrupt before the job fails (default 3). */
+  maxAttempts?: number | undefined;
+  /** Epoch seconds of the creation (the feature's injected clock); the wall clock by default. */
+  now?: number | undefined;
+}
+
+/** A job as the features see it (not the row: see toJob). */
+export interface Job<P = unknown> {
+  id: string;
+  kind: string;
+  teamId: string;
+  subjectId: string;
+  payload: P;
+  status: JobStatus;
+  attempt: number;
+  maxAttempts: number;
+  progress: { done: number; total: number; message: string | null };
+  /** Why it failed (the handler's error message, or the interruption); null otherwise. */
+  error: string | null;
+  cancelRequested: boolean;
+  /** The worker running it (or that last ran it). */
+  lockedBy: string | null;
+  /** Epoch milliseconds. */
+  leaseExpiresAt: number | null;
+  /** Epoch seconds. */
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  updatedAt: number;
+}
+
+export interface JobLogLine {
+  seq: number;
+  /** Epoch milliseconds. */
+  at: number;
+  level: 'info' | 'warn' | 'error';
+  message: string;
 }

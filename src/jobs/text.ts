@@ -1,0 +1,36 @@
+/** Text a job stores (log lines, progress messages, failure reasons): bounded and storable on both engines. */
+
+/**
+ * At most `max` UTF-16 units (so at most `max` characters for PostgreSQL's varchar), never
+ * splitting a surrogate pair, without NUL characters (PostgreSQL cannot store them in text).
+ */
+export function cleanText(text: string, max: number): string {
+  let out = text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+  if (out.length > max) {
+    const cut = out.charCodeAt(max - 1) >= 0xd800 && out.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+    out = out.slice(0, cut);
+  }
+  return out;
+}
+
+const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
+  [/\b(api[_-]?key|access[_-]?token|token|password|secret|authorization)(["']?\s*[:=]\s*["']?)(?!(?:Bearer|Basic)\s)[^\s"',;&]+/gi, '$1$2[redacted]'],
+  [/\bsk-[A-Za-z0-9_-]{8,}/g, '[redacted]'],
+];
+
+/** Masks what looks like a credential: the message of an error may quote a request or a URL. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+export const MAX_REASON = 1000;
+
+/** Why a handler failed, for the job's record and the feature: the error's message only (no stack), without credentials. */
+export function failureReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  const reason = cleanText(redactSecrets(message.trim()), MAX_REASON);
+  return reason === '' ? 'the job failed' : reason;
+}
