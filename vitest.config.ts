@@ -19,13 +19,14 @@ const SQLITE_ONLY = [
   'test/durability.test.ts', // crash durability of the embedded SQLite default (WAL, synchronous=FULL)
   'test/group-commit.test.ts', // SQLite's group commit
   'test/sqlite-restart.test.ts', // a second app on the same SQLite file
+  'test/jobs-sqlite.test.ts', // the job runner's commits as SQLite's read version counts them
 ];
 // Tests that touch no database engine (configuration, files, the README, the test helpers):
 // once, in the sqlite project.
 const ENGINE_INDEPENDENT = ['test/config.test.ts', 'test/data-files.test.ts', 'test/readme.test.ts', 'test/reference-check.test.ts'];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
-// (embedded PGlite serves one process).
-const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts'];
+// (embedded PGlite serves one process): so do two job runners with a pool each.
+const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts', 'test/jobs-postgres.test.ts'];
 const postgresExcludes = [...SQLITE_ONLY, ...ENGINE_INDEPENDENT, ...(postgresUrl ? [] : POSTGRES_SERVER_ONLY)];
 console.log(`warden tests: not on sqlite: ${POSTGRES_SERVER_ONLY.join(', ')} (PostgreSQL deployment)`);
 console.log(`warden tests: not on postgres: ${SQLITE_ONLY.join(', ')} (SQLite only); ${ENGINE_INDEPENDENT.join(', ')} (no engine: run once)`);
