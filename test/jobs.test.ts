@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { newId } from '../src/ids.js';
-import { cancelJob, enqueueJob, findJobsBySubject, getJob, listJobLogs } from '../src/jobs/jobs.repo.js';
-import { INTERRUPTED } from '../src/jobs/runner.js';
+import { cancelJob, deleteJobsBySubject, enqueueJob, findJobsBySubject, getJob, listJobLogs } from '../src/jobs/jobs.repo.js';
+import { INTERRUPTED } from '../src/jobs/recovery.js';
 import type { JobHandler } from '../src/jobs/types.js';
 import { openTestDatabase } from './helpers/app.js';
 import { aborted, gate, insertTeam, runnerPool, uniqueKind, waitFor } from './helpers/jobs.js';
@@ -228,6 +228,32 @@ describe('cancelling', () => {
   });
 });
 
+describe('deleting', () => {
+  it('deleting the jobs of a record aborts the running handler with "lost" and removes the logs', async () => {
+    const kind = uniqueKind('deleted');
+    const subjectId = newId();
+    let signal: AbortSignal | undefined;
+    const id = await enqueue(kind, {}, { subjectId });
+    await runner([
+      {
+        kind,
+        onInterrupted: 'resume',
+        async run(context) {
+          signal = context.signal;
+          await context.log('working');
+          await aborted(context.signal);
+        },
+      },
+    ]).start();
+    await waitFor(async () => (await listJobLogs(db(), id)).length > 0, 'the first log lines');
+    expect(await deleteJobsBySubject(db(), subjectId)).toBe(1);
+    await waitFor(() => signal?.aborted === true, 'the handler to be aborted');
+    expect(signal?.reason).toBe('lost');
+    expect(await getJob(db(), id)).toBeUndefined();
+    expect(await listJobLogs(db(), id)).toEqual([]);
+  });
+});
+
 describe('restarts', () => {
   /**
    * A runner that "crashed": its clock is frozen, so the lease it renews stays in the past for
@@ -361,6 +387,32 @@ describe('restarts', () => {
     await ended(id);
     expect(await getJob(db(), id)).toMatchObject({ status: 'completed', attempt: 1 });
     expect(runs).toBe(2);
+  });
+
+  it('a stop that times out leaves a handler that ignores its signal running, for the next start to recover', async () => {
+    const kind = uniqueKind('stubborn');
+    const stuck = gate();
+    const attempts: number[] = [];
+    const handler: JobHandler = {
+      kind,
+      onInterrupted: 'resume',
+      run: async ({ attempt }) => {
+        attempts.push(attempt);
+        if (attempt === 1) await stuck.promise;
+      },
+    };
+    const id = await enqueue(kind);
+    const first = runners.create({ db: db(), dialect: database.dialect, handlers: [handler], stopTimeoutMs: 20, nowMs: () => T0 });
+    await first.start();
+    await waitFor(() => attempts.length === 1, 'the first attempt');
+    await first.stop();
+    expect(await getJob(db(), id)).toMatchObject({ status: 'running', attempt: 1 });
+
+    await runner([handler], { nowMs: () => T0 + 10 * LEASE }).start();
+    await ended(id);
+    expect(await getJob(db(), id)).toMatchObject({ status: 'completed', attempt: 2 });
+    expect(attempts).toEqual([1, 2]);
+    stuck.open();
   });
 
   it('an enqueue in this process wakes a started runner without waiting for its poll interval', async () => {

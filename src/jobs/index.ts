@@ -1,4 +1,5 @@
 /** The job engine's public surface (docs/jobs.md). */
 export { cancelJob, deleteJobsBySubject, enqueueJob, findJobsBySubject, getJob, listJobLogs, toJob } from './jobs.repo.js';
-export { createJobRunner, INTERRUPTED, JOB_DEFAULTS, type JobLogger, type JobRunner, type JobRunnerOptions } from './runner.js';
+export { INTERRUPTED } from './recovery.js';
+export { createJobRunner, JOB_DEFAULTS, type JobRunner, type JobRunnerOptions } from './runner.js';
 export type * from './types.js';

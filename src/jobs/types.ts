@@ -107,3 +107,10 @@ export interface JobLogLine {
   level: 'info' | 'warn' | 'error';
   message: string;
 }
+
+/** What the runner writes to the service log (pino and Fastify's logger fit). Never payloads or secrets. */
+export interface JobLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
