@@ -177,8 +177,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     try {
       job.nextSeq = await nextLogSeq(db, id);
     } catch (error) {
-      // Only the numbering of log lines depends on it: a clash fails a flush, not the job.
-      logger.warn({ jobId: id, error: failureReason(error) }, 'job runner: could not read the log position');
+      // Lines numbered from a guess could clash with stored ones and fail every flush: the job
+      // is given back to the queue instead (retried at each poll, like any end not yet written).
+      logger.warn({ jobId: id, error: failureReason(error) }, 'job runner: could not read the log position; giving the job back');
+      job.settled = true;
+      job.final = { status: 'queued', error: null, reason: 'shutdown' };
+      await writeFinal(job);
+      return;
     }
     addLine(job, 'info', `attempt ${attempt} started`, nowMs(), keep);
     logger.info({ jobId: id, kind, attempt }, 'job started');
