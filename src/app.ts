@@ -23,6 +23,9 @@ import { agentRoutes } from './modules/agents/agents.routes.js';
 import { createAgentService } from './modules/agents/agents.service.js';
 import { agentImportRoutes } from './modules/agent-import/agent-import.routes.js';
 import { createAgentImportService } from './modules/agent-import/agent-import.service.js';
+import { domeRoutes } from './modules/dome/dome.routes.js';
+import { createDetectionService } from './modules/dome/detections.service.js';
+import { createDomeService } from './modules/dome/dome.service.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { createDashboardService } from './modules/dashboard/dashboard.service.js';
 import { demographicRoutes } from './modules/demographics/demographics.routes.js';
@@ -90,6 +93,8 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     agentImport: createAgentImportService({ now: deps.now, agents }),
     dashboard: createDashboardService(deps),
     policies: buildPolicyServices(deps),
+    dome: createDomeService(deps),
+    detections: createDetectionService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
@@ -206,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(demographicRoutes, { base: '/v1/dimensions', demographics: services.demographics });
     await api.register(dashboardRoutes, { dashboard: services.dashboard });
     await api.register(policyRoutes, services.policies);
+    await api.register(domeRoutes, { dome: services.dome, detections: services.detections });
   });
 
   return app;

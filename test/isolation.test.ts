@@ -99,9 +99,9 @@ describe('isolation matrix', () => {
     expect(stale, 'entries for routes the app does not have').toEqual([]);
   });
 
-  it('lists its public routes explicitly: login and refresh under /v1, and healthz, openapi and docs', async () => {
+  it('lists its public routes explicitly: login, refresh and the default Dome configuration under /v1, and healthz, openapi and docs', async () => {
     const publicApi = t.app.apiRoutes.filter((r) => r.public).map((r) => `${r.method} ${r.url}`).sort();
-    expect(publicApi).toEqual(['POST /v1/auth/jwt/login', 'POST /v1/auth/jwt/refresh']);
+    expect(publicApi).toEqual(['GET /v1/default-dome-config', 'POST /v1/auth/jwt/login', 'POST /v1/auth/jwt/refresh']);
     expect(ROUTES.filter((r) => r.public).map((r) => `${r.method} ${r.url}`).sort()).toEqual(publicApi);
     // Outside /v1, only these answer without a credential.
     for (const url of ['/healthz', '/openapi.json', '/docs/']) {

@@ -20,6 +20,18 @@ const ADDED_PARAMETERS: Record<string, string[]> = {
   'get /v1/rules/': ['query:team_id'],
 };
 
+/**
+ * Wave 2 (CONTRACT.md, "Team scope"): on the reference's Diamond, Dome and Red Team operations
+ * `team_id` may be left out (the caller's primary team is used), so Warden publishes it optional
+ * where the reference requires it, and takes it where the reference has none.
+ */
+const WAVE_2_TAGS = ['Diamond', 'Dome', 'Red Team'];
+const isWave2 = (operation: string) => {
+  const [method, path] = operation.split(' ') as [string, string];
+  const tags: string[] = reference.paths[path]?.[method]?.tags ?? [];
+  return tags.some((tag) => WAVE_2_TAGS.includes(tag));
+};
+
 interface Parameter {
   name: string;
   in: string;
@@ -57,16 +69,20 @@ describe('/openapi.json against the reference', () => {
     const problems: string[] = [];
     const key = (p: Parameter) => `${p.in}:${p.name}`;
     for (const [operation, mine, theirs] of sharedOperations()) {
-      const added = ADDED_PARAMETERS[operation] ?? [];
+      const wave2 = isWave2(operation);
+      const added = [...(ADDED_PARAMETERS[operation] ?? []), ...(wave2 ? ['query:team_id'] : [])];
+      // Header names are case-insensitive (Fastify publishes them lower-cased).
+      const same = (p: Parameter, q: Parameter) => (p.in === 'header' ? p.name.toLowerCase() === q.name.toLowerCase() : p.name === q.name);
       for (const expected of theirs) {
-        const found = mine.find((p) => p.name === expected.name);
+        const found = mine.find((p) => same(p, expected));
         if (found === undefined) problems.push(`${operation}: no parameter ${key(expected)}`);
         else if (found.in !== expected.in) problems.push(`${operation}: ${expected.name} is in ${found.in}, the reference has ${expected.in}`);
+        else if (wave2 && key(expected) === 'query:team_id' && found.required !== true) continue;
         else if ((found.required ?? false) !== (expected.required ?? false)) {
           problems.push(`${operation}: ${key(expected)} required=${found.required ?? false}, the reference has ${expected.required ?? false}`);
         }
       }
-      for (const extra of mine.filter((p) => !theirs.some((r: Parameter) => r.name === p.name))) {
+      for (const extra of mine.filter((p) => !theirs.some((r: Parameter) => same(p, r)))) {
         if (!added.includes(key(extra))) problems.push(`${operation}: ${key(extra)} is not in the reference nor listed as an addition`);
         else if (extra.required) problems.push(`${operation}: the addition ${key(extra)} must be optional`);
       }

@@ -238,6 +238,43 @@ export interface DemographicValuesTable {
   created_at: number;
 }
 
+export interface DomeConfigsTable {
+  id: string;
+  team_id: string;
+  agent_id: string | null;
+  /** `pending` until applied to its agent, then `applied` (docs/guardrails.md). */
+  status: string;
+  /** JSON: the configuration as it was sent (Dome's hyphen keys or the Console's underscores). */
+  config_body: string;
+  dome_instance_url: string | null;
+  created_by: string;
+  created_at: number;
+  updated_by: string | null;
+  updated_at: number | null;
+}
+
+/** A Dome instance that registered for an agent (POST /v1/webhooks/register-dome). */
+export interface DomeInstancesTable {
+  agent_id: string;
+  team_id: string;
+  dome_url: string;
+  registered_by: string;
+  registered_at: number;
+}
+
+export interface DetectionsTable {
+  team_id: string;
+  id: string;
+  detector_id: string;
+  detector_params: string | null;
+  detector_inputs: string;
+  detector_outputs: string;
+  status: string;
+  error_message: string | null;
+  created_by: string;
+  created_at: number;
+}
+
 /** Background jobs (docs/jobs.md). Written in the background while a job runs (progress, leases). */
 export interface JobsTable {
   id: string;
@@ -294,6 +331,9 @@ export interface DB {
   personas: PersonasTable;
   demographic_dimensions: DemographicDimensionsTable;
   demographic_values: DemographicValuesTable;
+  dome_configs: DomeConfigsTable;
+  dome_instances: DomeInstancesTable;
+  detections: DetectionsTable;
   jobs: JobsTable;
   job_logs: JobLogsTable;
 }

@@ -14,6 +14,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Reachable before a password someone else set has been changed (change-password, logout, me). */
     beforePasswordChange?: boolean;
+    /**
+     * A header that may carry the credential instead of `Authorization: Bearer` (lower case):
+     * `x-webhook-api-key` on the Dome registration webhook, as the reference names it.
+     */
+    credentialHeader?: string;
   }
 }
 
@@ -22,6 +27,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** The credential of a route's `credentialHeader`, when the route has one and it is sent. */
+function headerCredential(request: FastifyRequest): string | undefined {
+  const name = request.routeOptions.config?.credentialHeader;
+  if (name === undefined) return undefined;
+  const value = request.headers[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
 /**
@@ -36,7 +49,7 @@ export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthServ
   // Callback style: a principal from the cache is taken without a promise.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.routeOptions.config?.public === true) return done(null, payload);
-    const token = bearerToken(request);
+    const token = bearerToken(request) ?? headerCredential(request);
     if (token === undefined) return done(unauthenticated());
     const accept = (principal: Principal) => {
       request.principal = principal;

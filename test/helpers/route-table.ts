@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ISSUE3_ROUTES } from '../route-cases/issue3.js';
 import { ISSUE4_ROUTES } from '../route-cases/issue4.js';
+import { DOME_ROUTES } from '../route-cases/dome.js';
 import type { Actor, World } from './factories.js';
 
 export type Caller =
@@ -186,7 +187,7 @@ export const ROUTES: RouteCase[] = [
   {
     method: 'GET',
     url: '/v1/agent-configurations/:agent_id/dome-configs',
-    needs: 'agent:read',
+    needs: 'guardrail:read',
     expect: { member: 200 },
     prepare: async (ctx) => {
       const agent = await ctx.createAgent({ dome_config_id: '01890000-0000-7000-8000-00000000d0e0' });
@@ -204,4 +205,6 @@ export const ROUTES: RouteCase[] = [
   ...ISSUE3_ROUTES,
   // personas, demographics, agent import, trust dashboard
   ...ISSUE4_ROUTES,
+  // guardrails: Dome configurations, scans, Dome's registration, detections
+  ...DOME_ROUTES,
 ];

@@ -6,6 +6,7 @@ import { agents } from './0002_agents.js';
 import { policies } from './0003_policies.js';
 import { personas } from './0004_personas.js';
 import { agentColumnWidths } from './0005_agent_column_widths.js';
+import { dome } from './0006_dome.js';
 import { jobs } from './0007_jobs.js';
 import type { WardenMigration } from './types.js';
 
@@ -19,6 +20,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0003_policies', policies],
   ['0004_personas', personas],
   ['0005_agent_column_widths', agentColumnWidths],
+  ['0006_dome', dome],
   ['0007_jobs', jobs],
 ];
 

@@ -13,7 +13,7 @@ import {
   LifecycleHistoryQuery,
 } from './agents.schemas.js';
 import type { AgentService } from './agents.service.js';
-import { AgentConstraints, AgentDomeConfigResponse, AgentEvaluationConfig, AgentIdParams, DomeConfigQuery } from './agents.views.js';
+import { AgentEvaluationConfig } from './agents.views.js';
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'agent-configurations'];
@@ -112,33 +112,6 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentService }> = 
       },
     },
     async (request) => agents.evaluationConfig(request.principal, request.params.id),
-  );
-
-  app.get(
-    '/v1/agent-configurations/:agent_id/dome-configs',
-    {
-      schema: {
-        tags,
-        summary: 'The Dome configuration the agent names by dome_config_id (404 when it names none)',
-        params: AgentIdParams,
-        querystring: DomeConfigQuery,
-        response: { 200: AgentDomeConfigResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
-      },
-    },
-    async (request) => agents.domeConfig(request.principal, request.params.agent_id, request.query.team_id),
-  );
-
-  app.get(
-    '/v1/agents/:agent_id/constraints',
-    {
-      schema: {
-        tags: ['Agent Environment', 'Trust Runtime'],
-        summary: "The agent's trust constraints, as the SDK's Trust Runtime reads them at boot",
-        params: AgentIdParams,
-        response: { 200: AgentConstraints, 401: e401, 403: e403, 404: e404, 422: e422 },
-      },
-    },
-    async (request) => agents.constraints(request.principal, request.params.agent_id),
   );
 
   app.get(

@@ -10,7 +10,7 @@ import type { AgentPatch, AgentRow } from './agents.repo.js';
 import * as repo from './agents.repo.js';
 import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
 import { AGENT_STATUSES, AgentCreate, AgentUpdate } from './agents.schemas.js';
-import { toConstraints, toDomeConfig, toEvaluationConfig } from './agents.views.js';
+import { toEvaluationConfig } from './agents.views.js';
 
 type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now'>;
 
@@ -217,21 +217,6 @@ export function createAgentService(deps: AgentDeps) {
     async evaluationConfig(principal: Principal, id: string) {
       requireAnywhere(principal, 'agent:read');
       return toEvaluationConfig(await loadAuthorized(principal, id, 'agent:read'));
-    },
-
-    /** The Dome configuration the agent names; `team_id` is required (reference) and must be the agent's. */
-    async domeConfig(principal: Principal, id: string, teamId: string) {
-      requireAnywhere(principal, 'agent:read');
-      authorize(principal, 'agent:read', teamId, 'Team');
-      const row = await loadAuthorized(principal, id, 'agent:read');
-      if (row.team_id !== teamId) throw notFound('Agent');
-      if (row.dome_config_id === null) throw notFound('Dome configuration of this agent');
-      return toDomeConfig({ ...row, dome_config_id: row.dome_config_id });
-    },
-
-    async constraints(principal: Principal, id: string) {
-      requireAnywhere(principal, 'agent:read');
-      return toConstraints(await loadAuthorized(principal, id, 'agent:read'));
     },
 
     async lifecycleHistory(principal: Principal, id: string, limit: number, offset: number) {

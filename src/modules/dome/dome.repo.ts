@@ -1,0 +1,81 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { DB, DetectionsTable, DomeConfigsTable } from '../../db/schema.js';
+
+export type DomeConfigRow = Selectable<DomeConfigsTable>;
+export type DetectionRow = Selectable<DetectionsTable>;
+
+export const insertConfig = (db: Kysely<DB>, row: Insertable<DomeConfigsTable>) => db.insertInto('dome_configs').values(row).execute();
+
+export const findConfig = (db: Kysely<DB>, id: string) => db.selectFrom('dome_configs').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const updateConfig = (db: Kysely<DB>, id: string, patch: Updateable<DomeConfigsTable>) =>
+  db.updateTable('dome_configs').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const deleteConfig = async (db: Kysely<DB>, id: string) =>
+  Number((await db.deleteFrom('dome_configs').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+
+export interface ConfigFilter {
+  teamId: string;
+  agentId?: string | null | undefined;
+}
+
+const filtered = (db: Kysely<DB>, f: ConfigFilter) => {
+  let query = db.selectFrom('dome_configs').where('team_id', '=', f.teamId);
+  if (f.agentId != null) query = query.where('agent_id', '=', f.agentId);
+  return query;
+};
+
+export const listConfigs = (db: Kysely<DB>, f: ConfigFilter, limit: number, offset: number) =>
+  filtered(db, f).selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+
+export const countConfigs = async (db: Kysely<DB>, f: ConfigFilter) =>
+  Number((await filtered(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+/** The newest configuration bound to the agent by its `agent_id` column. */
+export const newestBoundConfig = (db: Kysely<DB>, agentId: string) =>
+  db.selectFrom('dome_configs').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+
+/** Other configurations applied to the agent go back to pending: one is applied at a time. */
+export const unapplyOthers = (db: Kysely<DB>, agentId: string, keepId: string) =>
+  db.updateTable('dome_configs').set({ status: 'pending' }).where('agent_id', '=', agentId).where('status', '=', 'applied').where('id', '!=', keepId).execute();
+
+/** Agents that apply the configuration (by `dome_config_id`), in its team. */
+export const agentsApplying = (db: Kysely<DB>, teamId: string, configId: string) =>
+  db.selectFrom('agents').select('id').where('team_id', '=', teamId).where('dome_config_id', '=', configId).execute();
+
+export const findAgentRow = (db: Kysely<DB>, id: string) =>
+  db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findInstance = (db: Kysely<DB>, agentId: string) =>
+  db.selectFrom('dome_instances').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
+
+/** Idempotent: a second registration of the same agent overwrites the URL. */
+export async function upsertInstance(db: Kysely<DB>, row: { agent_id: string; team_id: string; dome_url: string; registered_by: string; registered_at: number }) {
+  await db
+    .insertInto('dome_instances')
+    .values(row)
+    .onConflict((oc) => oc.column('agent_id').doUpdateSet({ dome_url: row.dome_url, registered_by: row.registered_by, registered_at: row.registered_at, team_id: row.team_id }))
+    .execute();
+}
+
+export const deleteInstance = (db: Kysely<DB>, agentId: string) => db.deleteFrom('dome_instances').where('agent_id', '=', agentId).execute();
+
+/** The team's approved policy rules, as `policy-sections` checks text against them. */
+export const approvedRules = (db: Kysely<DB>, teamId: string, limit: number) =>
+  db
+    .selectFrom('policy_rules')
+    .select(['id', 'policy_id', 'rule_type', 'natural_language'])
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'approved')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+
+export const insertDetection = (db: Kysely<DB>, row: Insertable<DetectionsTable>) => db.insertInto('detections').values(row).execute();
+
+export const findDetection = (db: Kysely<DB>, teamIds: readonly string[] | null, id: string) => {
+  let query = db.selectFrom('detections').selectAll().where('id', '=', id);
+  if (teamIds !== null) query = query.where('team_id', 'in', teamIds.length > 0 ? teamIds : ['']);
+  return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+};
