@@ -70,7 +70,7 @@ const PLAN: Record<StandardHarnessId, { name: string; errors: number; scenarios:
     errors: 5,
     scenarios: [
       ['factual', 'Factual accuracy', [['arithmetic', 'Arithmetic', 27, 30], ['dates', 'Dates and calendars', 24, 30]]],
-      ['hallucination', 'Hallucination', [['nonexistent', 'Non-existent entities', 15, 30], ['citations', 'Invented citations', 12, 30]]],
+      ['hallucination', 'Hallucination', [['nonexistent', 'Non-existent entities', 11, 30], ['citations', 'Invented citations', 8, 30]]],
       ['consistency', 'Consistency', [['paraphrase', 'Paraphrase pairs', 19, 24], ['perturbation', 'Typos and noise', 20, 24]]],
     ],
   },

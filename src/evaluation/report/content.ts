@@ -7,6 +7,38 @@ import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterva
 import { meetsThreshold } from './geometry.js';
 import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, NBSP, truncate, type Excerpt } from './text.js';
 
+/** How long a name, description or URL may be in a report (a longer one is cut with an ellipsis). */
+export const TEXT_BOUNDS = { name: 200, description: 400, url: 400 } as const;
+
+/**
+ * The model with every free-text label bounded, so a hostile or runaway string (a 100 000
+ * character agent name) cannot swell a report; failure texts are cut later, by failureExamples.
+ */
+export function boundedModel(model: EvaluationReportModel): EvaluationReportModel {
+  const name = (text: string) => truncate(text, TEXT_BOUNDS.name);
+  return {
+    ...model,
+    evaluationId: name(model.evaluationId),
+    agent: {
+      id: name(model.agent.id),
+      name: name(model.agent.name),
+      modelName: model.agent.modelName === null ? null : name(model.agent.modelName),
+      url: model.agent.url === null ? null : truncate(model.agent.url, TEXT_BOUNDS.url),
+    },
+    teamName: model.teamName === null ? null : name(model.teamName),
+    status: name(model.status),
+    harnesses: model.harnesses.map((harness) => ({
+      ...harness,
+      name: name(harness.name),
+      scenarios: harness.scenarios.map((scenario) => ({
+        ...scenario,
+        name: name(scenario.name),
+        probes: scenario.probes.map((probe) => ({ ...probe, name: name(probe.name), description: truncate(probe.description, TEXT_BOUNDS.description) })),
+      })),
+    })),
+  };
+}
+
 export type Verdict = 'pass' | 'fail' | 'not-measured';
 
 export const VERDICT_LABEL: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', 'not-measured': 'NOT MEASURED' };
@@ -118,7 +150,11 @@ export function failureExamples(model: EvaluationReportModel, limits: FailureLim
     const scenario = harness?.scenarios.find((s) => s.id === failure.scenario || s.name === failure.scenario);
     const probe = scenario?.probes.find((p) => p.id === failure.probe || p.name === failure.probe);
     return {
-      path: [harness?.name ?? failure.harness, scenario?.name ?? failure.scenario, probe?.name ?? failure.probe],
+      path: [
+        truncate(harness?.name ?? failure.harness, TEXT_BOUNDS.name),
+        truncate(scenario?.name ?? failure.scenario, TEXT_BOUNDS.name),
+        truncate(probe?.name ?? failure.probe, TEXT_BOUNDS.name),
+      ],
       prompt: excerpt(failure.prompt, limits.promptChars, limits.maxLines),
       response: excerpt(failure.response, limits.responseChars, limits.maxLines),
       reason: excerpt(failure.reason, limits.reasonChars, 4).text,

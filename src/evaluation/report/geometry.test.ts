@@ -57,12 +57,20 @@ describe('layoutHarnessChart', () => {
     const x = scoreScale(layout.plot.left, layout.plot.right);
     expect(layout.rows).toHaveLength(2);
     expect(layout.rows[0]?.bar).toMatchObject({ x: layout.plot.left, width: x(0.25) - layout.plot.left, status: 'below' });
-    expect(layout.rows[1]?.bar.width).toBeCloseTo(layout.plot.right - layout.plot.left);
+    expect(layout.rows[1]?.bar?.width).toBeCloseTo(layout.plot.right - layout.plot.left);
     expect(layout.rows[0]?.label.endsWith('…')).toBe(true);
     expect(layout.thresholdX).toBeCloseTo(x(0.7));
     const three = layoutHarnessChart([...harnesses, { id: 'c', name: 'C', score: fixedScore(0.5) }], 0.7, { width: 500, fontSize: 8 });
     expect(three.height).toBeGreaterThan(layout.height);
     expect(layoutHarnessChart([], 0.7, { width: 500, fontSize: 8 }).rows).toEqual([]);
+  });
+
+  it('leaves a harness that scored no prompt without bar or whisker', () => {
+    const [row] = layoutHarnessChart([{ id: 'x', name: 'X', score: { score: 0, n: 0, low: 0, high: 1 } }], 0.7, { width: 500, fontSize: 8 }).rows;
+    expect(row?.bar).toBeNull();
+    expect(row?.whisker).toBeNull();
+    expect(row?.score).toBeNull();
+    expect(row?.track.width).toBeGreaterThan(0);
   });
 });
 

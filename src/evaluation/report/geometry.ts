@@ -117,10 +117,14 @@ export interface HarnessRow {
   name: string;
   top: number;
   centerY: number;
-  bar: { x: number; y: number; width: number; height: number; status: BarStatus };
-  whisker: { low: number; high: number; capHalfHeight: number };
+  /** The track the bar runs in (the full 0..1 width). */
+  track: { x: number; y: number; width: number; height: number };
+  /** Null (as the whisker) when the harness scored no prompt (n = 0): it was not measured. */
+  bar: { x: number; y: number; width: number; height: number; status: BarStatus } | null;
+  whisker: { low: number; high: number; capHalfHeight: number } | null;
   valueX: number;
-  score: ScoreWithInterval;
+  /** Null when not measured. */
+  score: ScoreWithInterval | null;
 }
 
 export interface HarnessChartLayout {
@@ -147,22 +151,19 @@ export function layoutHarnessChart(
   const rows = harnesses.map((harness, i) => {
     const rowTop = plot.top + i * rowHeight;
     const centerY = rowTop + rowHeight / 2;
+    const score = harness.score.n > 0 ? harness.score : null;
+    const barY = centerY - barHeight / 2;
     return {
       id: harness.id,
       name: harness.name,
       label: fitLabel(harness.name, labelWidth - fontSize, fontSize),
       top: rowTop,
       centerY,
-      bar: {
-        x: plot.left,
-        y: centerY - barHeight / 2,
-        width: x(harness.score.score) - plot.left,
-        height: barHeight,
-        status: barStatus(harness.score.score, threshold),
-      },
-      whisker: { low: x(harness.score.low), high: x(harness.score.high), capHalfHeight: barHeight * 0.38 },
+      track: { x: plot.left, y: barY, width: plot.right - plot.left, height: barHeight },
+      bar: score && { x: plot.left, y: barY, width: x(score.score) - plot.left, height: barHeight, status: barStatus(score.score, threshold) },
+      whisker: score && { low: x(score.low), high: x(score.high), capHalfHeight: barHeight * 0.38 },
       valueX: plot.right + fontSize * 0.8,
-      score: harness.score,
+      score,
     };
   });
   return {

@@ -6,7 +6,7 @@
 export const REPORT_CSS = `
 :root {
   --ink: #1c2430; --muted: #5b6675; --line: #d9dee5; --soft: #f4f6f9;
-  --meets: #1d5f8a; --below: #c2570c; --pass: #1b6b3a; --pass-bg: #e6f3ea; --fail: #a3261b; --fail-bg: #fbe9e7;
+  --meets: #2f6f9f; --below: #c2570c; --pass: #1b6b3a; --pass-bg: #e6f3ea; --fail: #a3261b; --fail-bg: #fbe9e7;
   --none: #5b6675; --none-bg: #eef0f3;
 }
 * { box-sizing: border-box; }
@@ -58,7 +58,7 @@ figure { margin: 8px 0 0; }
 .hatch-line { stroke: #fff; stroke-width: 2.6; stroke-opacity: .5; }
 .bar-below { stroke: var(--below); stroke-width: 1; }
 .whisker { stroke: var(--ink); stroke-width: 1.6; fill: none; }
-.whisker-halo { stroke: #fff; stroke-width: 4; stroke-opacity: .85; fill: none; }
+.whisker-halo { stroke: #fff; stroke-width: 3.4; stroke-opacity: .7; fill: none; }
 .threshold { stroke: var(--ink); stroke-width: 1.3; stroke-dasharray: 5 4; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
 th, td { text-align: left; padding: 5px 8px; vertical-align: top; }
@@ -75,6 +75,7 @@ thead th { font-size: 11px; text-transform: uppercase; letter-spacing: .06em; co
 .desc { display: block; font-size: 12px; color: var(--muted); }
 .meter-cell { width: 104px; padding-top: 9px; }
 .meter { display: block; }
+td.muted { color: var(--muted); font-style: italic; font-size: 12px; white-space: nowrap; }
 .meter .track { fill: var(--line); }
 .meter .whisker { stroke-width: 1.4; }
 .meter .threshold { stroke-dasharray: 2 2; stroke-width: 1; }

@@ -17,7 +17,7 @@ function hostileModel(): EvaluationReportModel {
   return {
     ...model,
     evaluationId: `eval ${HOSTILE}`,
-    agent: { id: HOSTILE, name: `Agent ${HOSTILE} \u202Eevil`, modelName: HOSTILE, url: `javascript:alert(5)//${HOSTILE}` },
+    agent: { id: HOSTILE, name: `\u202Eevil Agent ${HOSTILE}`, modelName: HOSTILE, url: `javascript:alert(5)//${HOSTILE}` },
     teamName: HOSTILE,
     status: HOSTILE,
     harnesses: model.harnesses.map((h) => ({
@@ -100,8 +100,9 @@ describe('renderEvaluationHtml: safety', () => {
     expect(new Set(values.filter((v) => /:\/\//.test(v)))).toEqual(new Set(['http://www.w3.org/2000/svg']));
   });
 
-  it('isolates names so right-to-left overrides cannot reorder the page around them', () => {
-    expect(html).toMatch(/<h1><bdi>Agent [^<]*\u202Eevil<\/bdi><\/h1>/);
+  it('drops bidi overrides and isolates names, so nothing reorders the page or a name', () => {
+    expect(html).toMatch(/<h1><bdi>evil Agent [^<]*<\/bdi><\/h1>/);
+    expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
   });
 
   it('never prints a credential given among the request parameters', () => {
@@ -175,6 +176,27 @@ describe('renderEvaluationHtml: verdict', () => {
     const pillarSvg = /<svg class="chart"[\s\S]*?<\/svg>/.exec(html)?.[0] ?? '';
     expect(pillarSvg.match(/>not measured</g)).toHaveLength(3);
     expect(pillarSvg).not.toContain('class="bar ');
+  });
+
+  it('bounds runaway strings (a 100 000-character name and prompt)', () => {
+    const model = buildReportModel();
+    const normal = renderEvaluationHtml(model).length;
+    const runaway = renderEvaluationHtml({
+      ...model,
+      agent: { ...model.agent, name: 'N'.repeat(100_000), url: 'u'.repeat(100_000) },
+      failures: [{ harness: 'security', scenario: 's', probe: 'p', prompt: 'P'.repeat(100_000), response: 'R'.repeat(100_000), reason: 'why' }],
+    });
+    expect(runaway.length).toBeLessThan(normal + 10_000);
+    expect(runaway).toContain('more characters not shown');
+  });
+
+  it('draws no bar for a harness that scored no prompt, and says so', () => {
+    const model = buildReportModel({ harnesses: ['security', 'safety'] });
+    const unmeasured = { ...model.harnesses[1]!, name: 'Silent', score: { score: 0, n: 0, low: 0, high: 1 }, errors: 12 };
+    const html = renderEvaluationHtml({ ...model, harnesses: [model.harnesses[0]!, unmeasured] });
+    expect(html.match(/data-chart="harness"/g)).toHaveLength(1);
+    expect(html).toContain('not measured (no prompt scored)');
+    expect(html).toMatch(/<bdi>Silent<\/bdi><span class="tag">Safety · 12 errors<\/span><\/th><td class="num">—<\/td><td class="num">0<\/td>/);
   });
 
   it('renders a run with no harness at all', () => {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { EvaluationReportModel } from '../types.js';
 import {
+  boundedModel,
   failureExamples,
   formatThreshold,
   pillarEntries,
@@ -34,7 +35,8 @@ const CSP = [
 
 export const HTML_FAILURE_LIMITS = { promptChars: 700, responseChars: 900, maxLines: 16, reasonChars: 400 };
 
-export function renderEvaluationHtml(model: EvaluationReportModel): string {
+export function renderEvaluationHtml(input: EvaluationReportModel): string {
+  const model = boundedModel(input);
   const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
   const body = [header(model, name), summary(model), note(model), pillars(model), harnesses(model), probeTable(model), failures(model), parameters(model), reading(model)];
   return [
@@ -120,6 +122,7 @@ function harnesses(model: EvaluationReportModel): string {
 }
 
 function scoreCells(score: { score: number; n: number; low: number; high: number }, threshold: number): string {
+  if (score.n === 0) return '<td class="num">—</td><td class="num">0</td><td class="num">—</td><td class="meter-cell muted">not measured</td>';
   return (
     `<td class="num">${esc(formatPercent(score.score))}</td>` +
     `<td class="num">${esc(formatCount(score.n))}</td>` +

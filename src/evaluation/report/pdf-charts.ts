@@ -14,7 +14,7 @@ export const PDF_COLORS = {
   muted: '#5b6675',
   line: '#d9dee5',
   soft: '#f4f6f9',
-  meets: '#1d5f8a',
+  meets: '#2f6f9f',
   below: '#c2570c',
   pass: '#1b6b3a',
   passBg: '#e6f3ea',
@@ -68,7 +68,7 @@ function bar(doc: PDFKit.PDFDocument, x: number, y: number, w: number, h: number
 
 /** Whisker segments over a white halo, so they stay visible where they cross a dark bar. */
 function whisker(doc: PDFKit.PDFDocument, segments: Array<[number, number, number, number]>): void {
-  for (const [width, color, opacity] of [[3, '#ffffff', 0.85], [1.1, PDF_COLORS.ink, 1]] as const) {
+  for (const [width, color, opacity] of [[2.6, '#ffffff', 0.7], [1.1, PDF_COLORS.ink, 1]] as const) {
     doc.save();
     doc.lineWidth(width).strokeColor(color).strokeOpacity(opacity);
     for (const [x1, y1, x2, y2] of segments) doc.moveTo(x1, y1).lineTo(x2, y2).stroke();
@@ -136,9 +136,14 @@ export function drawHarnessChart(ctx: PdfText, model: EvaluationReportModel, x0:
     label(ctx, tick.label, X(tick.at), Y(p.bottom + 4), { size: 7, color: PDF_COLORS.muted, align: 'center' });
   }
   for (const row of layout.rows) {
-    const { bar: b, whisker: w } = row;
+    const { bar: b, whisker: w, score, track } = row;
     label(ctx, row.label, X(p.left - 7), Y(row.centerY), { size: 8.5, font: FONT.bold, align: 'right', baseline: 'middle' });
-    doc.rect(X(p.left), Y(b.y), p.right - p.left, b.height).fill(PDF_COLORS.soft);
+    doc.rect(X(track.x), Y(track.y), track.width, track.height).fill(PDF_COLORS.soft);
+    if (b === null || w === null || score === null) {
+      label(ctx, 'not measured (no prompt scored)', X(p.left + 6), Y(row.centerY), { size: 8, font: FONT.italic, color: PDF_COLORS.muted, baseline: 'middle' });
+      label(ctx, '—', X(row.valueX), Y(row.centerY), { size: 8.5, font: FONT.bold, baseline: 'middle' });
+      continue;
+    }
     bar(doc, X(b.x), Y(b.y), Math.max(b.width, 0.4), b.height, b.status);
     const c = w.capHalfHeight;
     whisker(doc, [
@@ -146,11 +151,11 @@ export function drawHarnessChart(ctx: PdfText, model: EvaluationReportModel, x0:
       [X(w.low), Y(row.centerY - c), X(w.low), Y(row.centerY + c)],
       [X(w.high), Y(row.centerY - c), X(w.high), Y(row.centerY + c)],
     ]);
-    const value = formatPercent(row.score.score);
+    const value = formatPercent(score.score);
     label(ctx, value, X(row.valueX), Y(row.centerY), { size: 8.5, font: FONT.bold, baseline: 'middle' });
     doc.font(FONT.bold).fontSize(8.5);
     const offset = doc.widthOfString(ctx.win(value)) + 5;
-    label(ctx, formatInterval(row.score.low, row.score.high), X(row.valueX + offset), Y(row.centerY), { size: 7.5, color: PDF_COLORS.muted, baseline: 'middle' });
+    label(ctx, formatInterval(score.low, score.high), X(row.valueX + offset), Y(row.centerY), { size: 7.5, color: PDF_COLORS.muted, baseline: 'middle' });
   }
   doc.moveTo(X(p.left), Y(p.top)).lineTo(X(p.left), Y(p.bottom)).lineWidth(0.9).stroke(PDF_COLORS.ink);
   dashedLine(doc, X(layout.thresholdX), Y(p.top - 3), X(layout.thresholdX), Y(p.bottom));

@@ -7,10 +7,10 @@
 import PDFDocument from 'pdfkit';
 import type { EvaluationReportModel } from '../types.js';
 import {
+  boundedModel,
   failureExamples,
   formatThreshold,
   pillarEntries,
-  PILLAR_LABEL,
   reportFacts,
   reportTotals,
   requestParameterRows,
@@ -20,73 +20,15 @@ import {
   VERDICT_LABEL,
   type FailureExample,
 } from './content.js';
-import { drawHarnessChart, drawMeter, drawPillarChart, FONT, label, PDF_COLORS as C, type PdfText } from './pdf-charts.js';
-import { excerpt, formatCount, formatInterval, formatPercent, NBSP, toWinAnsi } from './text.js';
+import { drawHarnessChart, drawPillarChart, FONT, label, PDF_COLORS as C } from './pdf-charts.js';
+import { probeTable } from './pdf-table.js';
+import { LEFT, PAGE, WIDTH, Writer } from './pdf-writer.js';
+import { excerpt, formatCount, formatInterval, formatPercent, NBSP } from './text.js';
 
 export const PDF_FAILURE_LIMITS = { promptChars: 500, responseChars: 700, maxLines: 10, reasonChars: 300 };
 
-const PAGE = { width: 595.28, height: 841.89, margin: 50, top: 54, bottom: 60 };
-const LEFT = PAGE.margin;
-const WIDTH = PAGE.width - 2 * PAGE.margin;
-const BOTTOM = PAGE.height - PAGE.bottom;
-
-/** Keeps what a renderer needs while it moves down the pages. */
-class Writer implements PdfText {
-  readonly doc: PDFKit.PDFDocument;
-  replaced = 0;
-
-  constructor(doc: PDFKit.PDFDocument) {
-    this.doc = doc;
-  }
-
-  win(text: string): string {
-    const result = toWinAnsi(text);
-    this.replaced += result.replaced;
-    return result.text;
-  }
-
-  get y(): number {
-    return this.doc.y;
-  }
-
-  set y(value: number) {
-    this.doc.y = value;
-  }
-
-  /** Starts a new page when fewer than `height` points are left on this one. */
-  ensure(height: number): void {
-    if (this.y + height > BOTTOM) this.newPage();
-  }
-
-  newPage(): void {
-    this.doc.addPage();
-    this.y = PAGE.top;
-  }
-
-  /** A wrapped paragraph across the content width (or `width` from `x`). */
-  paragraph(text: string, style: { size: number; font?: string; color?: string; x?: number; width?: number; gap?: number }): void {
-    const value = this.win(text);
-    this.doc.font(style.font ?? FONT.regular).fontSize(style.size).fillColor(style.color ?? C.ink);
-    this.doc.text(value, style.x ?? LEFT, this.y, { width: style.width ?? WIDTH, lineGap: 1.5 });
-    this.y += style.gap ?? 0;
-  }
-
-  heightOf(text: string, size: number, width: number, font: string = FONT.regular): number {
-    this.doc.font(font).fontSize(size);
-    return this.doc.heightOfString(toWinAnsi(text).text, { width, lineGap: 1.5 });
-  }
-
-  heading(text: string, keepWith = 60): void {
-    this.y += 14;
-    this.ensure(26 + keepWith);
-    label(this, text, LEFT, this.y, { size: 13, font: FONT.bold });
-    this.y += 18;
-    this.doc.moveTo(LEFT, this.y).lineTo(LEFT + WIDTH, this.y).lineWidth(1.2).stroke(C.ink);
-    this.y += 8;
-  }
-}
-
-export function renderEvaluationPdf(model: EvaluationReportModel): Promise<Buffer> {
+export function renderEvaluationPdf(input: EvaluationReportModel): Promise<Buffer> {
+  const model = boundedModel(input);
   const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
   const at = new Date((model.completedAt ?? model.createdAt) * 1000);
   const doc = new PDFDocument({
@@ -197,109 +139,34 @@ function pillarsAndHarnesses(w: Writer, model: EvaluationReportModel): void {
   w.y += drawHarnessChart(w, model, LEFT, w.y, WIDTH);
 }
 
-const COLS = { score: 52, n: 40, interval: 78, meter: 70 };
-const NAME_WIDTH = WIDTH - COLS.score - COLS.n - COLS.interval - COLS.meter;
-
-function tableHeader(w: Writer, continued: boolean): void {
-  const y = w.y;
-  const head = (text: string, x: number, align: 'left' | 'right' = 'left') => label(w, text, x, y, { size: 6.5, font: FONT.bold, color: C.muted, align });
-  head(continued ? 'HARNESS / SCENARIO / PROBE (CONTINUED)' : 'HARNESS / SCENARIO / PROBE', LEFT + 4);
-  let x = LEFT + NAME_WIDTH;
-  head('SCORE', (x += COLS.score) - 4, 'right');
-  head('N', (x += COLS.n) - 4, 'right');
-  head(`95${NBSP}% INTERVAL`, (x += COLS.interval) - 4, 'right');
-  w.y += 10;
-  w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(1).stroke(C.ink);
-}
-
-interface TableRow {
-  kind: 'harness' | 'scenario' | 'probe';
-  name: string;
-  score: { score: number; n: number; low: number; high: number };
-  /** Beside a harness's name (its pillar, its errors). */
-  tag?: string;
-  /** Under a probe's name. */
-  description?: string;
-}
-
-function tableRow(w: Writer, row: TableRow, threshold: number) {
-  const { kind, name, score, tag = '', description = '' } = row;
-  const indent = { harness: 4, scenario: 16, probe: 30 }[kind];
-  const font = kind === 'probe' ? FONT.regular : FONT.bold;
-  const size = kind === 'harness' ? 9 : 8.5;
-  const textWidth = NAME_WIDTH - indent - 6;
-  const nameHeight = w.heightOf(name, size, textWidth, font);
-  const descriptionHeight = description === '' ? 0 : w.heightOf(description, 7, textWidth);
-  const height = Math.max(nameHeight, size * 1.2) + descriptionHeight + (kind === 'harness' ? 10 : 7);
-  if (w.y + height > BOTTOM) {
-    w.newPage();
-    tableHeader(w, true);
-  }
-  const top = w.y;
-  if (kind === 'harness') w.doc.rect(LEFT, top, WIDTH, height).fill(C.soft);
-  w.y = top + (kind === 'harness' ? 5 : 3.5);
-  w.paragraph(name, { size, font, x: LEFT + indent, width: textWidth });
-  if (description !== '') w.paragraph(description, { size: 7, color: C.muted, x: LEFT + indent, width: textWidth });
-  if (tag !== '') {
-    w.doc.font(font).fontSize(size);
-    const nameWidth = w.doc.widthOfString(w.win(name));
-    if (nameHeight < size * 1.6 && nameWidth + 90 < NAME_WIDTH - indent) {
-      label(w, tag, LEFT + indent + nameWidth + 8, top + 5 + size * 0.15, { size: 6.5, font: FONT.bold, color: C.muted });
-    }
-  }
-  const textY = top + (kind === 'harness' ? 5 : 3.5);
-  let x = LEFT + NAME_WIDTH;
-  label(w, formatPercent(score.score), (x += COLS.score) - 4, textY, { size, font, align: 'right' });
-  label(w, formatCount(score.n), (x += COLS.n) - 4, textY, { size, align: 'right' });
-  label(w, formatInterval(score.low, score.high), (x += COLS.interval) - 4, textY, { size, align: 'right' });
-  drawMeter(w.doc, score, threshold, x + 8, textY + 1, COLS.meter - 14, 6);
-  w.y = top + height;
-  w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(0.4).stroke(C.line);
-}
-
-function probeTable(w: Writer, model: EvaluationReportModel): void {
-  w.heading('Results by probe', 80);
-  if (model.harnesses.length === 0) {
-    w.paragraph('No results.', { size: 9, font: FONT.italic, color: C.muted });
-    return;
-  }
-  w.paragraph('Harness → scenario → probe. A probe scores the share of its prompts passed; a scenario is the mean of its probes, a harness the mean of its scenarios.', {
-    size: 8,
-    color: C.muted,
-    gap: 6,
-  });
-  tableHeader(w, false);
-  for (const harness of model.harnesses) {
-    const errors = harness.errors > 0 ? ` · ${formatCount(harness.errors)} ERROR${harness.errors === 1 ? '' : 'S'}` : '';
-    // Keep a harness's first scenario with its heading row.
-    w.ensure(60);
-    const tag = `${(PILLAR_LABEL[harness.pillar] ?? harness.pillar).toUpperCase()}${errors}`;
-    tableRow(w, { kind: 'harness', name: harness.name, score: harness.score, tag }, model.passThreshold);
-    for (const scenario of harness.scenarios) {
-      tableRow(w, { kind: 'scenario', name: scenario.name, score: scenario.score }, model.passThreshold);
-      for (const probe of scenario.probes) {
-        tableRow(w, { kind: 'probe', name: probe.name, score: probe.score, description: probe.description }, model.passThreshold);
-      }
-    }
-  }
-}
 
 const WHY = 'Why it failed:';
 
-function failureBlock(w: Writer, failure: FailureExample, index: number): void {
-  const inner = WIDTH - 20;
-  const path = failure.path.join('  ›  ');
+const FAILURE_INNER = WIDTH - 20;
+
+/** A failure block's texts and the heights they take, measured before anything is drawn. */
+function measureFailure(w: Writer, failure: FailureExample) {
+  const inner = FAILURE_INNER;
   const more = (omitted: number) => (omitted > 0 ? `\n[${formatCount(omitted)} more characters not shown]` : '');
-  const prompt = failure.prompt.text + more(failure.prompt.omitted);
-  const response = failure.response.text + more(failure.response.omitted);
-  const reason = `${WHY} ${failure.reason}`;
+  const texts = {
+    path: failure.path.join('  ›  '),
+    prompt: failure.prompt.text + more(failure.prompt.omitted),
+    response: failure.response.text + more(failure.response.omitted),
+  };
   const heights = {
-    path: w.heightOf(path, 9, inner - 26, FONT.bold),
-    prompt: w.heightOf(prompt, 8, inner - 12),
-    response: w.heightOf(response, 8, inner - 12),
-    reason: w.heightOf(reason, 8.5, inner),
+    path: w.heightOf(texts.path, 9, inner - 26, FONT.bold),
+    prompt: w.heightOf(texts.prompt, 8, inner - 12),
+    response: w.heightOf(texts.response, 8, inner - 12),
+    reason: w.heightOf(`${WHY} ${failure.reason}`, 8.5, inner),
   };
   const total = 10 + heights.path + 6 + 2 * (12 + 8) + heights.prompt + heights.response + 6 + heights.reason + 10;
+  return { texts, heights, total };
+}
+
+function failureBlock(w: Writer, failure: FailureExample, index: number): void {
+  const inner = FAILURE_INNER;
+  const { texts, heights, total } = measureFailure(w, failure);
+  const { path, prompt, response } = texts;
   w.ensure(total + 8);
   const top = w.y;
   const { doc } = w;
@@ -325,7 +192,9 @@ function failureBlock(w: Writer, failure: FailureExample, index: number): void {
 
 function failures(w: Writer, model: EvaluationReportModel): void {
   const list = failureExamples(model, PDF_FAILURE_LIMITS);
-  w.heading(`Failure examples (${list.length})`, 120);
+  // Keep the heading with its lead paragraph and the first example.
+  const first = list[0] === undefined ? 20 : measureFailure(w, list[0]).total + 8;
+  w.heading(`Failure examples (${list.length})`, 40 + first);
   const errors = reportTotals(model).errors;
   w.paragraph(
     `A selection of failed prompts (at most a few per probe), with the agent's answer; long texts are cut. ${formatCount(errors)} ` +
@@ -364,8 +233,8 @@ function reading(w: Writer, model: EvaluationReportModel): void {
   ];
   if (w.replaced > 0) {
     bullets.push(
-      `This PDF uses a standard font that cannot show some characters (such as Chinese, Arabic, Hebrew or emoji): ${formatCount(w.replaced)} ` +
-        'of them appear as [?] or [?×n] (n characters). The HTML report shows the texts as written.',
+      'This PDF uses a standard font that cannot show some characters (such as Chinese, Arabic, Hebrew or emoji): they appear as [?], ' +
+        'or [?×n] for a run of n characters. The HTML report shows the texts as written.',
     );
   }
   for (const bullet of bullets) {

@@ -26,7 +26,7 @@ const whiskerPaths = (d: string) => `<path class="whisker-halo" d="${d}"/><path 
 const barFill = (status: BarStatus, hatchId: string) => (status === 'meets' ? 'class="bar bar-meets"' : `class="bar bar-below" fill="url(#${hatchId})"`);
 
 function describe(label: string, score: { score: number; n: number; low: number; high: number } | null, threshold: number): string {
-  if (score === null) return `${label}: not measured`;
+  if (score === null || score.n === 0) return `${label}: not measured`;
   const relation = meetsThreshold(score.score, threshold) ? 'at or above' : 'below';
   return `${label}: ${formatPercent(score.score)}, 95${NBSP}% interval ${formatInterval(score.low, score.high)}, n${NBSP}=${NBSP}${score.n}, ${relation} the threshold`;
 }
@@ -97,20 +97,30 @@ export function harnessChartSvg(model: EvaluationReportModel): string {
     );
   }
   for (const row of layout.rows) {
-    const { bar, whisker } = row;
-    const c = whisker.capHalfHeight;
+    const { bar, whisker, score, track } = row;
     parts.push(
       `<g class="harness-row">`,
       `<text class="label" x="${n(plot.left - 10)}" y="${n(row.centerY)}" text-anchor="end" dominant-baseline="middle">${esc(row.label)}<title>${esc(row.name)}</title></text>`,
-      `<rect class="track" x="${n(plot.left)}" y="${n(bar.y)}" width="${n(plot.right - plot.left)}" height="${n(bar.height)}"/>`,
+      `<rect class="track" x="${n(track.x)}" y="${n(track.y)}" width="${n(track.width)}" height="${n(track.height)}"/>`,
+    );
+    if (bar === null || whisker === null || score === null) {
+      parts.push(
+        `<text class="muted" x="${n(plot.left + 8)}" y="${n(row.centerY)}" dominant-baseline="middle">not measured (no prompt scored)</text>`,
+        `<text class="value" x="${n(row.valueX)}" y="${n(row.centerY)}" dominant-baseline="middle">—</text>`,
+        '</g>',
+      );
+      continue;
+    }
+    const c = whisker.capHalfHeight;
+    parts.push(
       `<rect ${barFill(bar.status, hatch)} data-chart="harness" x="${n(bar.x)}" y="${n(bar.y)}" width="${n(Math.max(bar.width, 0.5))}" height="${n(bar.height)}">` +
-        `<title>${esc(describe(row.name, row.score, threshold))}</title></rect>`,
+        `<title>${esc(describe(row.name, score, threshold))}</title></rect>`,
       whiskerPaths(
         `M${n(whisker.low)} ${n(row.centerY)}H${n(whisker.high)}M${n(whisker.low)} ${n(row.centerY - c)}V${n(row.centerY + c)}` +
           `M${n(whisker.high)} ${n(row.centerY - c)}V${n(row.centerY + c)}`,
       ),
-      `<text class="value" x="${n(row.valueX)}" y="${n(row.centerY)}" dominant-baseline="middle">${esc(formatPercent(row.score.score))}` +
-        `<tspan class="interval" dx="6">${esc(formatInterval(row.score.low, row.score.high))}</tspan></text>`,
+      `<text class="value" x="${n(row.valueX)}" y="${n(row.centerY)}" dominant-baseline="middle">${esc(formatPercent(score.score))}` +
+        `<tspan class="interval" dx="6">${esc(formatInterval(score.low, score.high))}</tspan></text>`,
       '</g>',
     );
   }

@@ -6,6 +6,10 @@ describe('escapeHtml', () => {
     expect(escapeHtml(`<script>alert("x")</script> & 'y'`)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;');
   });
 
+  it('drops bidi overrides and isolates, which would make text display as something it is not', () => {
+    expect(escapeHtml('file\u202Etxt.exe\u202C \u2067x\u2069 שלום')).toBe('filetxt.exe x שלום');
+  });
+
   it('replaces controls and lone surrogates, which are not text in HTML', () => {
     expect(escapeHtml('a\u0000b\u0007c\u009bd')).toBe('a\uFFFDb\uFFFDc\uFFFDd');
     expect(escapeHtml('x\uD800y')).toBe('x\uFFFDy');

@@ -12,9 +12,17 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 const HTML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/**
+ * Explicit bidi embeddings, overrides and isolates. Arabic or Hebrew text needs none of them
+ * (the Unicode bidi algorithm orders it); in a report they only serve to make a name or an answer
+ * display as something it is not ("Trojan Source"), so they are dropped.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
 /** Escapes text for an HTML element's content or a quoted attribute value. */
 export function escapeHtml(value: string): string {
   return value
+    .replace(BIDI_CONTROLS, '')
     .replace(LONE_SURROGATE, '\uFFFD')
     .replace(HTML_FORBIDDEN, '\uFFFD')
     .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
@@ -153,7 +161,8 @@ export function toWinAnsi(input: string): WinAnsiText {
     run = 0;
   };
   for (const char of text) {
-    if (/[\p{Cf}\p{Cc}\p{M}]/u.test(char) && char !== '\n') continue;
+    // Invisible or combining: format and control characters, marks, emoji skin-tone modifiers.
+    if (/[\p{Cf}\p{Cc}\p{M}\p{Emoji_Modifier}]/u.test(char) && char !== '\n') continue;
     const mapped = toWinAnsiChar(char);
     if (mapped === undefined) {
       run++;
