@@ -104,6 +104,7 @@ export interface EvaluationReportModel {
   evaluationId: string;
   agent: { id: string; name: string; modelName: string | null; url: string | null };
   teamName: string | null;
+  /** Epoch seconds, as every Warden timestamp; the reports print them as ISO 8601 UTC. */
   createdAt: number;
   completedAt: number | null;
   status: string;
