@@ -146,7 +146,7 @@ export function postJson(options: PostOptions): Promise<HttpAnswer> {
       const limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
       const declared = Number(response.headers['content-length']);
       const plain = decoder(response.headers['content-encoding'] as string | undefined);
-      const tooLarge = () => new AttemptFailure('too_large', `the answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
+      const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
       if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
         stop(tooLarge());
         return;
