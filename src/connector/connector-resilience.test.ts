@@ -61,6 +61,17 @@ describe('retries', () => {
     expect(bot.requests).toHaveLength(4);
   });
 
+  it('retries an answer cut short (the connection dropped half-way through the body)', async () => {
+    const bot = await agent('compliant', { script: ['cut'] });
+    expect(await connector().send(chatTarget(bot.chatUrl), hi)).toMatchObject({ ok: true, attempts: 2 });
+    const cut = await agent('compliant', { script: ['cut'] });
+    expect(await connector({ retries: 0 }).send(chatTarget(cut.chatUrl), hi)).toMatchObject({
+      ok: false,
+      kind: 'network',
+      error: 'the agent could not be reached: the connection was reset',
+    });
+  });
+
   it('gives up after the retries, saying how often it tried', async () => {
     const bot = await agent('compliant', { script: [502, 504, 503, 503] });
     expect(await connector().send(chatTarget(bot.chatUrl), hi)).toMatchObject({
@@ -106,7 +117,9 @@ describe('retries', () => {
   it('a flaky agent gets through with retries', async () => {
     const bot = await agent('flaky', { seed: 3, failureRate: 0.5 });
     const send = connector({ retries: 6 });
-    const results = await Promise.all(Array.from({ length: 10 }, () => send.send(chatTarget(bot.chatUrl), hi)));
+    // One after the other, so the seeded failures fall on the same calls every run.
+    const results: AgentCallResult[] = [];
+    for (let i = 0; i < 10; i++) results.push(await send.send(chatTarget(bot.chatUrl), hi));
     expect(results.every((result) => result.ok)).toBe(true);
     expect(bot.requests.length).toBeGreaterThan(10);
   });

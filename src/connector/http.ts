@@ -176,10 +176,12 @@ export function postJson(options: PostOptions): Promise<HttpAnswer> {
         }
         chunks.push(chunk);
       });
+      const cutShort = () => Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' });
       stream.on('end', () => finish(false));
-      stream.on('error', (error) => (done ? undefined : fail(plain && !ending ? new AttemptFailure('network', 'its compressed answer could not be read', false) : error)));
+      if (plain) plain.on('error', () => (done ? undefined : fail(new AttemptFailure('network', 'its compressed answer could not be read', false))));
       response.on('error', (error) => (done ? undefined : fail(error)));
-      response.on('aborted', () => (done ? undefined : fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))));
+      response.on('aborted', () => (done ? undefined : fail(cutShort())));
+      response.on('close', () => (done || response.complete ? undefined : fail(cutShort())));
     });
     request.end(payload);
   }).finally(() => {

@@ -13,8 +13,11 @@ import { answer, type Brain } from './brains.js';
 
 export type TestAgentBehaviour = Brain | 'slow' | 'flaky' | 'rate-limited' | 'oversized' | 'redirect';
 
-/** One scripted answer: `ok` (the behaviour answers), `reset` (connection reset), `hang` (never answers), a status, or a full answer. */
-export type ScriptStep = 'ok' | 'reset' | 'hang' | number | { status: number; body?: string; headers?: Record<string, string> };
+/**
+ * One scripted answer: `ok` (the behaviour answers), `reset` (connection reset before any answer), `cut` (a 200 whose body
+ * stops half-way, the connection dropped), `hang` (never answers), a status, or a full answer.
+ */
+export type ScriptStep = 'ok' | 'reset' | 'cut' | 'hang' | number | { status: number; body?: string; headers?: Record<string, string> };
 
 export type A2aMethod = 'message/send' | 'SendMessage';
 
@@ -283,7 +286,10 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
     const step = options.script?.[index];
     if (step !== undefined && step !== 'ok') {
       if (step === 'reset') reset(req);
-      else if (step === 'hang') await closed;
+      else if (step === 'cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write('{"choices":[{"message":{"content":"half', () => req.socket.destroy());
+      } else if (step === 'hang') await closed;
       else if (typeof step === 'number') sendJson(res, step, errorBody(req, `scripted HTTP ${step}`), step === 429 ? { 'retry-after': options.retryAfter ?? '1' } : {});
       else {
         res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
