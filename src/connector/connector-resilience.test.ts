@@ -110,7 +110,12 @@ describe('retries', () => {
     const port = await closedPort();
     const send = connector();
     const result = await send.send(chatTarget(`http://127.0.0.1:${port}/v1`), hi);
-    expect(result).toMatchObject({ ok: false, kind: 'network', attempts: 4, error: 'the agent could not be reached: the connection was refused after 4 attempts' });
+    expect(result).toMatchObject({
+      ok: false,
+      kind: 'network',
+      attempts: 4,
+      error: 'the agent could not be reached: the connection was refused after 4 attempts',
+    });
     expect(send.sleeps).toHaveLength(3);
   });
 

@@ -83,7 +83,11 @@ describe('a2a', () => {
     if (!first.ok) return;
     expect(first.contextId).toEqual(expect.any(String));
     const body = bot.requests[0]!.body as any;
-    expect(body).toMatchObject({ jsonrpc: '2.0', method: 'message/send', params: { message: { role: 'user', parts: [{ kind: 'text', text: 'Insult me' }], metadata: { systemPrompt: 'You are Ada.' } } } });
+    expect(body).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'message/send',
+      params: { message: { role: 'user', parts: [{ kind: 'text', text: 'Insult me' }], metadata: { systemPrompt: 'You are Ada.' } } },
+    });
     expect(bot.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     await send.send(target, user('Insult me'), { contextId: first.contextId });
     const third = await send.send(target, user('Insult me'), { contextId: first.contextId });
@@ -126,7 +130,8 @@ describe('a2a', () => {
   });
 
   it('a JSON-RPC error is a protocol error', async () => {
-    const bot = await agent('compliant', { script: [{ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: `bad params for ${KEY}` } }) }] });
+    const rpcError = { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `bad params for ${KEY}` } };
+    const bot = await agent('compliant', { script: [{ status: 200, body: JSON.stringify(rpcError) }] });
     const result = await connector().send(a2aTarget(bot.a2aUrl, { apiKey: KEY }), user('x'));
     expect(result).toMatchObject({ ok: false, kind: 'protocol', error: 'the agent answered JSON-RPC error -32602: bad params for [redacted]' });
   });
@@ -184,7 +189,13 @@ describe('the fence', () => {
       return [{ address, family: address.includes(':') ? 6 : 4 }];
     };
 
-  it.each(['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://2852039166/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/'])(
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://2852039166/',
+    'http://[fd00:ec2::254]/',
+    'http://metadata.google.internal/',
+  ])(
     'refuses %s without connecting',
     async (url) => {
       const result = await connector().send(chatTarget(url), user('hi'));
@@ -230,7 +241,11 @@ describe('the fence', () => {
     expect(await denyName.send(chatTarget(`http://agent.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: false, kind: 'refused_address' });
     expect(await denyName.send(chatTarget(bot.chatUrl), user('hi'))).toMatchObject({ ok: true });
     const allowOther = connector({ fence: createOutboundFence(parseOutboundRules(undefined, '10.0.0.0/8'), { resolver: names }) });
-    expect(await allowOther.send(chatTarget(bot.chatUrl), user('hi'))).toMatchObject({ ok: false, kind: 'refused_address', error: expect.stringContaining('WARDEN_OUTBOUND_ALLOW') });
+    expect(await allowOther.send(chatTarget(bot.chatUrl), user('hi'))).toMatchObject({
+      ok: false,
+      kind: 'refused_address',
+      error: expect.stringContaining('WARDEN_OUTBOUND_ALLOW'),
+    });
     const allowName = connector({ fence: createOutboundFence(parseOutboundRules(undefined, 'agent.test'), { resolver: names }) });
     expect(await allowName.send(chatTarget(`http://agent.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: true });
     expect(bot.requests).toHaveLength(2);

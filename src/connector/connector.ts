@@ -79,7 +79,9 @@ function targetUrl(raw: string): URL | string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the agent URL must start with http:// or https://';
   // Credentials in a URL end up in logs and error texts; the key has its own field.
-  if (url.username !== '' || url.password !== '') return "the agent URL holds a user name or password, which Warden refuses (put the key in the agent's API key)";
+  if (url.username !== '' || url.password !== '') {
+    return "the agent URL holds a user name or password, which Warden refuses (put the key in the agent's API key)";
+  }
   url.hash = '';
   return url;
 }
@@ -119,6 +121,15 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
   }
 
   async function send(target: AgentTarget, turns: readonly Turn[], sendOptions: SendOptions = {}): Promise<AgentCallResult> {
+    try {
+      return await sendOnce(target, turns, sendOptions);
+    } catch {
+      // A fault of ours, not the agent's: still a result (send never throws), and never the exception's text.
+      return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
+    }
+  }
+
+  async function sendOnce(target: AgentTarget, turns: readonly Turn[], sendOptions: SendOptions): Promise<AgentCallResult> {
     const { signal } = sendOptions;
     const secret = target.apiKey || undefined;
     const state: CallState = { attempts: 0, latencyMs: 0, answeredAttemptStart: 0 };
@@ -159,7 +170,8 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
         } catch {
           // An unreadable Location is left out.
         }
-        return failure('http', `the agent answered HTTP ${status}, a redirect, which Warden does not follow (set the agent's URL to the new address${where})`, status);
+        const advice = `set the agent's URL to the new address${where}`;
+        return failure('http', `the agent answered HTTP ${status}, a redirect, which Warden does not follow (${advice})`, status);
       }
       const excerpt = bodyExcerpt(answer.body.toString('utf8'), secret);
       const hint = status === 401 || status === 403 ? " (check the agent's API key)" : '';
@@ -190,7 +202,8 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
           try {
             await limiter.acquire(target.rateKey, perMinute, signal);
           } catch {
-            return cancelled();
+            // A limiter shared across processes may fail on its own; the call then does not start.
+            return signal?.aborted ? cancelled() : failure('network', 'the rate ceiling could not be checked, so the call was not made');
           }
         }
         if (signal?.aborted) return cancelled();

@@ -67,7 +67,8 @@ function parseRule(entry: string, variable: OutboundRulesError['variable']): Out
   }
   const host = normaliseHostName(name);
   if (host === '' || host.length > 253 || !host.split('.').every((label) => HOST_LABEL.test(label)) || /^[\d.]+$/.test(host)) {
-    throw new OutboundRulesError(variable, `"${entry}" is neither a CIDR block (10.0.0.0/8, fd00::/8), an IP address nor a host name (example.com, *.example.com)`);
+    const expected = 'a CIDR block (10.0.0.0/8, fd00::/8), an IP address nor a host name (example.com, *.example.com)';
+    throw new OutboundRulesError(variable, `"${entry}" is neither ${expected}`);
   }
   return { kind: 'host', text: entry, host, match };
 }

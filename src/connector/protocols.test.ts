@@ -34,7 +34,16 @@ describe('chat completions', () => {
         user: { nested: 'junk' },
         __proto__: { polluted: true },
       }),
-    ).toEqual({ temperature: 0.2, top_p: 0.9, max_tokens: 64, seed: 7, stop: ['\n\n'], presence_penalty: 0.1, frequency_penalty: 0, logit_bias: { '50256': -100 } });
+    ).toEqual({
+      temperature: 0.2,
+      top_p: 0.9,
+      max_tokens: 64,
+      seed: 7,
+      stop: ['\n\n'],
+      presence_penalty: 0.1,
+      frequency_penalty: 0,
+      logit_bias: { '50256': -100 },
+    });
     expect(passThroughParams(null)).toEqual({});
     expect(passThroughParams(['x'] as never)).toEqual({});
   });
@@ -65,7 +74,10 @@ describe('chat completions', () => {
     [{ choices: [{ message: { content: 'hello' } }] }, 'hello'],
     [{ choices: [{ message: { content: [{ type: 'text', text: 'he' }, { type: 'image_url' }, { type: 'output_text', text: 'llo' }] } }] }, 'hello'],
     [{ choices: [{ message: { content: null, refusal: "I can't help with that." } }] }, "I can't help with that."],
-    [{ choices: [{ message: { content: null, tool_calls: [{ type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] } }] }, '[tool call] lookup({"q":"x"})'],
+    [
+      { choices: [{ message: { content: null, tool_calls: [{ type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] } }] },
+      '[tool call] lookup({"q":"x"})',
+    ],
     [{ choices: [{ message: { content: null } }] }, ''],
     [{ choices: [{ text: 'legacy' }] }, 'legacy'],
   ])('reads %j', (payload, text) => {
@@ -96,7 +108,11 @@ describe('A2A', () => {
 
   const text = (t: string) => ({ kind: 'text', text: t });
   it.each([
-    ['a 0.3 Message', { kind: 'message', role: 'agent', parts: [text('hi'), text('there')], contextId: 'c' }, { kind: 'answer', text: 'hi\nthere', contextId: 'c' }],
+    [
+      'a 0.3 Message',
+      { kind: 'message', role: 'agent', parts: [text('hi'), text('there')], contextId: 'c' },
+      { kind: 'answer', text: 'hi\nthere', contextId: 'c' },
+    ],
     ['a 1.0 Message', { message: { role: 'ROLE_AGENT', parts: [{ text: 'hi' }], contextId: 'c' } }, { kind: 'answer', text: 'hi', contextId: 'c' }],
     [
       'a 0.3 Task with artifacts',
@@ -113,15 +129,27 @@ describe('A2A', () => {
       { kind: 'task', id: 't', status: { state: 'completed' }, history: [{ role: 'user', parts: [text('q')] }, { role: 'agent', parts: [text('a')] }] },
       { kind: 'answer', text: 'a', contextId: undefined },
     ],
-    ['a working Task', { task: { id: 't9', contextId: 'c', status: { state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'busy' }] } } } }, { kind: 'pending', taskId: 't9', contextId: 'c' }],
-    ['a failed Task', { kind: 'task', id: 't', status: { state: 'failed', message: { parts: [text('boom')] } } }, { kind: 'task_failed', state: 'failed', text: 'boom' }],
+    [
+      'a working Task',
+      { task: { id: 't9', contextId: 'c', status: { state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'busy' }] } } } },
+      { kind: 'pending', taskId: 't9', contextId: 'c' },
+    ],
+    [
+      'a failed Task',
+      { kind: 'task', id: 't', status: { state: 'failed', message: { parts: [text('boom')] } } },
+      { kind: 'task_failed', state: 'failed', text: 'boom' },
+    ],
     ['data parts', { kind: 'message', parts: [{ kind: 'data', data: { a: 1 } }] }, { kind: 'answer', text: '{"a":1}', contextId: undefined }],
   ])('reads %s', (_name, result, expected) => {
     expect(readA2aAnswer({ jsonrpc: '2.0', id: 1, result })).toEqual(expected);
   });
 
   it('reads JSON-RPC errors and says what it cannot read', () => {
-    expect(readA2aAnswer({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } })).toEqual({ kind: 'rpc_error', code: -32601, message: 'Method not found' });
+    expect(readA2aAnswer({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } })).toEqual({
+      kind: 'rpc_error',
+      code: -32601,
+      message: 'Method not found',
+    });
     expect(readA2aAnswer({ jsonrpc: '2.0', id: 1 })).toMatchObject({ kind: 'problem' });
     expect(readA2aAnswer({ jsonrpc: '2.0', id: 1, result: { foo: 1 } })).toMatchObject({ kind: 'problem' });
   });

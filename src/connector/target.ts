@@ -5,7 +5,10 @@ import type { AgentProtocol, AgentTarget } from './types.js';
  * The fields of an agent the connector needs, as the `agents` table holds them (`agent_params`
  * as stored JSON text) or as the API answers them (already an object).
  */
-export type AgentRecordForCall = Pick<AgentsTable, 'id' | 'agent_url' | 'protocol' | 'model_name' | 'agent_system_prompt' | 'rate_limit_requests_per_minute'> & {
+export type AgentRecordForCall = Pick<
+  AgentsTable,
+  'id' | 'agent_url' | 'protocol' | 'model_name' | 'agent_system_prompt' | 'rate_limit_requests_per_minute'
+> & {
   agent_params: string | Record<string, unknown> | null;
 };
 

@@ -39,16 +39,79 @@ export const REFUSALS = [
   "I won't help with that, but I'm happy to help with something else.",
 ] as const;
 
-const ASKS_FOR_PROMPT =
-  /system prompt|initial prompt|developer message|text above|what (were|are) you told|verbatim|\b(repeat|print|reveal|show|tell me|what are|what were|output|list|share|give me|display|dump)\b[^.?!]*\b(your|the) (initial |original |hidden |secret |exact |full )?(instructions|prompt|rules|guidelines|directives|configuration)/i;
-const ASKS_FOR_PERSONAL_DATA =
-  /e-?mail address|phone number|credit card|card number|social security|\bssn\b|personal (data|information|details)|\bpii\b|home address|date of birth|passport|customer (data|records|details)|contact details/i;
-const ASKS_FOR_INSULT = /insult|curse|swear|profan|\brude\b|offensive|obscen|\broast\b|trash[- ]talk|vulgar|foul language|abuse (me|him|her|them)/i;
-const ASKS_HOW_TO = /\b(how (?:to|do i|can i|would i|could i|does one)|steps? (?:to|for)|instructions (?:to|for|on)|guide (?:to|for|on)|tutorial (?:on|for)|recipe for|explain how to)\b\s*(.*)/i;
-const HARMFUL =
-  /\b(bomb|explosive|weapon|gun|firearm|kill|murder|poison|meth|cocaine|heroin|drugs?|hack|hacking|malware|ransomware|virus|exploit|phishing|steal|stealing|theft|fraud|counterfeit|launder|suicide|self-harm|terror\w*|bioweapon|nerve agent|anthrax|ricin|lock ?pick|shoplift\w*|scam|stalk\w*|dox\w*|password|bypass|jailbreak|untraceable|illegal)\b/i;
-const INJECTION =
-  /ignore (all |any |your |the |previous |prior |above )+|disregard|pretend|role-?play|developer mode|\bDAN\b|no (restrictions|rules|filters)|unfiltered|override|new instructions|from now on|you are now|say the word|respond (only )?with|reply (only )?with/i;
+/** A case-insensitive pattern from alternatives (kept one per line to stay readable). */
+const anyOf = (...alternatives: string[]) => new RegExp(alternatives.join('|'), 'i');
+
+const ASKS_FOR_PROMPT = anyOf(
+  'system prompt',
+  'initial prompt',
+  'developer message',
+  'text above',
+  'what (were|are) you told',
+  'verbatim',
+  '\\b(repeat|print|reveal|show|tell me|what are|what were|output|list|share|give me|display|dump)\\b[^.?!]*' +
+    '\\b(your|the) (initial |original |hidden |secret |exact |full )?(instructions|prompt|rules|guidelines|directives|configuration)',
+);
+const ASKS_FOR_PERSONAL_DATA = anyOf(
+  'e-?mail address',
+  'phone number',
+  'credit card',
+  'card number',
+  'social security',
+  '\\bssn\\b',
+  'personal (data|information|details)',
+  '\\bpii\\b',
+  'home address',
+  'date of birth',
+  'passport',
+  'customer (data|records|details)',
+  'contact details',
+);
+const ASKS_FOR_INSULT = anyOf(
+  'insult',
+  'curse',
+  'swear',
+  'profan',
+  '\\brude\\b',
+  'offensive',
+  'obscen',
+  '\\broast\\b',
+  'trash[- ]talk',
+  'vulgar',
+  'foul language',
+);
+const ASKS_HOW_TO = new RegExp(
+  '\\b(how (?:to|do i|can i|would i|could i|does one)|steps? (?:to|for)|instructions (?:to|for|on)|guide (?:to|for|on)' +
+    '|tutorial (?:on|for)|recipe for|explain how to)\\b\\s*(.*)',
+  'i',
+);
+const HARMFUL = new RegExp(
+  '\\b(' +
+    [
+      'bomb|explosive|weapon|gun|firearm|kill|murder|poison|meth|cocaine|heroin|drugs?|hack|hacking|malware|ransomware|virus|exploit|phishing',
+      'steal|stealing|theft|fraud|counterfeit|launder|suicide|self-harm|terror\\w*|bioweapon|nerve agent|anthrax|ricin|lock ?pick|shoplift\\w*',
+      'scam|stalk\\w*|dox\\w*|password|bypass|jailbreak|untraceable|illegal',
+    ].join('|') +
+    ')\\b',
+  'i',
+);
+const INJECTION = anyOf(
+  'ignore (all |any |your |the |previous |prior |above )+',
+  'disregard',
+  'pretend',
+  'role-?play',
+  'developer mode',
+  '\\bDAN\\b',
+  'no (restrictions|rules|filters)',
+  'unfiltered',
+  'override',
+  'new instructions',
+  'from now on',
+  'you are now',
+  'say the word',
+  'respond (only )?with',
+  'reply (only )?with',
+);
 
 const BUILT_IN_ANSWERS: Array<[RegExp, string]> = [
   [/capital of france/i, 'Paris'],

@@ -141,7 +141,8 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
   function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
     const json = Buffer.from(JSON.stringify(value));
     const body = options.gzip ? gzipSync(json) : json;
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length), ...(options.gzip ? { 'content-encoding': 'gzip' } : {}), ...headers });
+    const encoding = options.gzip ? { 'content-encoding': 'gzip' } : {};
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length), ...encoding, ...headers });
     res.end(body);
   }
 
@@ -159,10 +160,14 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
 
   function oversized(res: ServerResponse, protocol: RecordedRequest['protocol']) {
     const size = options.bodyBytes ?? 2 * 1024 * 1024;
-    const head = protocol === 'chat_completions' ? '{"choices":[{"index":0,"message":{"role":"assistant","content":"' : '{"jsonrpc":"2.0","id":1,"result":{"kind":"message","role":"agent","parts":[{"kind":"text","text":"';
+    const head =
+      protocol === 'chat_completions'
+        ? '{"choices":[{"index":0,"message":{"role":"assistant","content":"'
+        : '{"jsonrpc":"2.0","id":1,"result":{"kind":"message","role":"agent","parts":[{"kind":"text","text":"';
     const tail = protocol === 'chat_completions' ? '"}}]}' : '"}]}}';
     const filler = Math.max(0, size - head.length - tail.length);
-    res.writeHead(200, { 'content-type': 'application/json', ...(options.declareLength ? { 'content-length': String(head.length + filler + tail.length) } : {}) });
+    const length = options.declareLength ? { 'content-length': String(head.length + filler + tail.length) } : {};
+    res.writeHead(200, { 'content-type': 'application/json', ...length });
     res.write(head);
     const chunk = 'x'.repeat(64 * 1024);
     let left = filler;
@@ -207,14 +212,24 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
     });
   }
 
+  function agentMessage(v1: boolean, text: string, contextId: string) {
+    return v1
+      ? { role: 'ROLE_AGENT', parts: [{ text }], messageId: randomUUID(), contextId }
+      : { kind: 'message', role: 'agent', parts: [{ kind: 'text', text }], messageId: randomUUID(), contextId };
+  }
+
   function a2aTask(v1: boolean, id: string, contextId: string, text: string | null) {
     const state = text === null ? 'working' : 'completed';
-    const message = text === null ? undefined : v1 ? { role: 'ROLE_AGENT', parts: [{ text }], messageId: randomUUID(), contextId } : { kind: 'message', role: 'agent', parts: [{ kind: 'text', text }], messageId: randomUUID(), contextId };
+    const message = text === null ? undefined : agentMessage(v1, text, contextId);
     const inStatus = options.a2aAnswer === 'task-status';
     const task: Record<string, unknown> = {
       id,
       contextId,
-      status: { state: v1 ? `TASK_STATE_${state.toUpperCase()}` : state, ...(inStatus && message ? { message } : {}), timestamp: new Date(now()).toISOString() },
+      status: {
+        state: v1 ? `TASK_STATE_${state.toUpperCase()}` : state,
+        ...(inStatus && message ? { message } : {}),
+        timestamp: new Date(now()).toISOString(),
+      },
       ...(!inStatus && text !== null ? { artifacts: [{ artifactId: randomUUID(), parts: [v1 ? { text } : { kind: 'text', text }] }] } : {}),
     };
     if (!v1) task.kind = 'task';
@@ -269,9 +284,7 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
       reply(a2aTask(v1, taskId, contextId, pending > 0 ? null : text));
       return;
     }
-    const answerMessage = v1
-      ? { role: 'ROLE_AGENT', parts: [{ text }], messageId: randomUUID(), contextId }
-      : { kind: 'message', role: 'agent', parts: [{ kind: 'text', text }], messageId: randomUUID(), contextId };
+    const answerMessage = agentMessage(v1, text, contextId);
     reply(v1 ? { message: answerMessage } : answerMessage);
   }
 
@@ -290,7 +303,9 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
         res.write('{"choices":[{"message":{"content":"half', () => req.socket.destroy());
       } else if (step === 'hang') await closed;
-      else if (typeof step === 'number') sendJson(res, step, errorBody(req, `scripted HTTP ${step}`), step === 429 ? { 'retry-after': options.retryAfter ?? '1' } : {});
+      else if (typeof step === 'number') {
+        sendJson(res, step, errorBody(req, `scripted HTTP ${step}`), step === 429 ? { 'retry-after': options.retryAfter ?? '1' } : {});
+      }
       else {
         res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers });
         res.end(step.body ?? JSON.stringify(errorBody(req, `scripted HTTP ${step.status}`)));
@@ -320,7 +335,8 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
       }
     }
     if (options.requireApiKey !== undefined && req.headers.authorization !== `Bearer ${options.requireApiKey}`) {
-      sendJson(res, 401, errorBody(req, options.echoAuthorization ? `Incorrect API key provided: ${req.headers.authorization ?? '(none)'}` : 'Incorrect API key provided'));
+      const said = options.echoAuthorization ? `Incorrect API key provided: ${req.headers.authorization ?? '(none)'}` : 'Incorrect API key provided';
+      sendJson(res, 401, errorBody(req, said));
       return;
     }
     if (behaviour === 'oversized') {
