@@ -1,6 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock, flush } from '../../test/helpers/fake-clock.js';
 import { createInProcessRateLimiter } from './rate-limiter.js';
+
+/** A clock moved by hand (test/helpers/fake-clock.ts has the full one; src/ tests stay inside src/). */
+class FakeClock {
+  private timers: Array<{ at: number; resolve: () => void }> = [];
+  constructor(public time = 1_700_000_000_000) {}
+  now = () => this.time;
+  sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = { at: this.time + ms, resolve };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', () => {
+        this.timers = this.timers.filter((t) => t !== timer);
+        reject(signal.reason);
+      });
+    });
+  pending = () => this.timers.length;
+  advance(ms: number) {
+    this.time += ms;
+    const due = this.timers.filter((t) => t.at <= this.time);
+    this.timers = this.timers.filter((t) => t.at > this.time);
+    due.forEach((t) => t.resolve());
+  }
+  advanceToNext(): boolean {
+    if (this.timers.length === 0) return false;
+    this.advance(Math.max(0, Math.min(...this.timers.map((t) => t.at)) - this.time));
+    return true;
+  }
+}
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The most starts any 60-second window [t, t + 60 s) holds. */
 function busiestWindow(starts: number[], windowMs = 60_000): number {

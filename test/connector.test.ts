@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent, type TestAgentBehaviour, type TestAgentOptions } from '../../test/helpers/agents/index.js';
-import { createAgentConnector, type AgentConnectorHandle, type AgentConnectorOptions } from './connector.js';
-import { createOutboundFence, parseOutboundRules, type HostResolver } from './outbound.js';
-import type { AgentTarget, Turn } from './types.js';
+import { startTestAgent, type TestAgent, type TestAgentBehaviour, type TestAgentOptions } from './helpers/agents/index.js';
+import { createAgentConnector, type AgentConnectorHandle, type AgentConnectorOptions } from '../src/connector/connector.js';
+import { createOutboundFence, parseOutboundRules, type HostResolver } from '../src/connector/outbound.js';
+import type { AgentTarget, Turn } from '../src/connector/types.js';
 
 /** The connector against the loopback test agents: protocols, secrets, the fence. */
 

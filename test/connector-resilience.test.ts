@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent, type TestAgentBehaviour, type TestAgentOptions } from '../../test/helpers/agents/index.js';
-import { FakeClock } from '../../test/helpers/fake-clock.js';
-import { createAgentConnector, type AgentConnectorHandle, type AgentConnectorOptions } from './connector.js';
-import { createInProcessRateLimiter } from './rate-limiter.js';
-import type { AgentCallResult, AgentTarget, CallRateLimiter, Turn } from './types.js';
+import { startTestAgent, type TestAgent, type TestAgentBehaviour, type TestAgentOptions } from './helpers/agents/index.js';
+import { FakeClock } from './helpers/fake-clock.js';
+import { createAgentConnector, type AgentConnectorHandle, type AgentConnectorOptions } from '../src/connector/connector.js';
+import { createInProcessRateLimiter } from '../src/connector/rate-limiter.js';
+import type { AgentCallResult, AgentTarget, CallRateLimiter, Turn } from '../src/connector/types.js';
 
 /** The connector when agents fail, dawdle, flood or are flooded: retries, timeouts, the ceiling, cancellation, the size bound. */
 
