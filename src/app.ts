@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { LlmConfig } from './config.js';
+import { createAgentConnector, createOutboundFence, type AgentConnectorHandle, type OutboundRules } from './connector/index.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -60,6 +61,10 @@ export interface AppOptions {
   /** Number of proxies whose X-Forwarded-For is trusted. */
   trustProxyHops?: number;
   loginLimits?: ThrottleLimits;
+  /** Where agents may live (WARDEN_OUTBOUND_*); absent: the default fence (cloud metadata refused). */
+  outbound?: OutboundRules;
+  /** The agent connector; absent: one built with `outbound`, closed with the app. Tests inject their own. */
+  connector?: AgentConnectorHandle;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -116,6 +121,7 @@ declare module 'fastify' {
 
 /** Builds the whole service without listening: main.ts listens, tests use `inject`. Reads no env. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const connector = options.connector ?? createAgentConnector({ fence: createOutboundFence(options.outbound) });
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -126,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dataDir: options.dataDir,
     llm: options.llm,
     readVersion: options.database.readVersion,
+    connector,
   };
   const services = buildServices(deps, options.loginLimits);
 
@@ -150,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // fast-json-stringify over response schemas with nullable types as type lists (src/http/serialization.ts).
     schemaController: { compilersFactory: { buildSerializer } },
   });
+  if (options.connector === undefined) app.addHook('onClose', async () => connector.close());
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');

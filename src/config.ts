@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { OutboundRulesError, parseOutboundRules, type OutboundRules } from './connector/outbound.js';
 
 /**
  * Everything Warden reads from its environment, parsed once at start.
@@ -27,6 +28,8 @@ export interface Config {
   corsOrigins: string[];
   /** Trust X-Forwarded-For from this many proxies in front of Warden (0: none). */
   trustProxyHops: number;
+  /** Where agents may live: WARDEN_OUTBOUND_DENY / WARDEN_OUTBOUND_ALLOW (docs/connector.md). */
+  outbound: OutboundRules;
 }
 
 /** An OpenAI-compatible chat completions endpoint. The key is never logged nor answered. */
@@ -90,6 +93,15 @@ function parseHost(raw: string | undefined): string {
   const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
   if (isIP(host) !== 0 || (host.length <= 253 && host.split('.').every((part) => label.test(part)))) return host;
   throw new ConfigError('HOST', `must be an IP address or a host name (for example 127.0.0.1 or 0.0.0.0), got "${host}"`);
+}
+
+function parseOutbound(env: NodeJS.ProcessEnv): OutboundRules {
+  try {
+    return parseOutboundRules(env.WARDEN_OUTBOUND_DENY, env.WARDEN_OUTBOUND_ALLOW);
+  } catch (error) {
+    if (error instanceof OutboundRulesError) throw new ConfigError(error.variable, error.reason);
+    throw error;
+  }
 }
 
 function parseOrigins(raw: string | undefined): string[] {
@@ -169,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitPerMinute: parseInteger(env, 'WARDEN_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     corsOrigins: parseOrigins(env.WARDEN_CORS_ORIGINS),
     trustProxyHops: parseInteger(env, 'WARDEN_TRUST_PROXY_HOPS', 0, 0, 10),
+    outbound: parseOutbound(env),
   };
 }

@@ -53,6 +53,7 @@ export async function startFromConfig(config: Config) {
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsOrigins: config.corsOrigins,
       trustProxyHops: config.trustProxyHops,
+      outbound: config.outbound,
     });
     app.addHook('onClose', async () => database.close());
     return app;

@@ -38,6 +38,8 @@ describe('loadConfig: every bad value is an error naming its variable', () => {
     ['WARDEN_RATE_LIMIT_PER_MINUTE', { WARDEN_RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['WARDEN_TRUST_PROXY_HOPS', { WARDEN_TRUST_PROXY_HOPS: '1.5' }],
     ['WARDEN_CORS_ORIGINS', { WARDEN_CORS_ORIGINS: 'https://console.example.com/path' }],
+    ['WARDEN_OUTBOUND_DENY', { WARDEN_OUTBOUND_DENY: '10.0.0.0/33' }],
+    ['WARDEN_OUTBOUND_ALLOW', { WARDEN_OUTBOUND_ALLOW: 'agents.example.com, not a host!' }],
   ];
   for (const [variable, env] of cases) {
     it(`${variable}=${JSON.stringify(Object.values(env).at(-1))}`, () => {
@@ -47,6 +49,13 @@ describe('loadConfig: every bad value is an error naming its variable', () => {
       expect(error.message).not.toMatch(/\n/);
     });
   }
+
+  it('reads the outbound lists (docs/connector.md)', () => {
+    const config = loadConfig({ WARDEN_OUTBOUND_DENY: '10.0.0.0/8', WARDEN_OUTBOUND_ALLOW: '*.agents.example.com, 192.168.1.0/24' }, '/srv');
+    expect(config.outbound.deny.map((r) => r.text)).toEqual(['10.0.0.0/8']);
+    expect(config.outbound.allow?.map((r) => r.text)).toEqual(['*.agents.example.com', '192.168.1.0/24']);
+    expect(loadConfig({}, '/srv').outbound).toEqual({ deny: [], allow: null });
+  });
 
   it('keeps the message on one line whatever the value holds', () => {
     expect(configError({ LOG_LEVEL: 'info\nforged line' }).message).not.toMatch(/[\r\n]/);
