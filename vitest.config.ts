@@ -22,7 +22,13 @@ const SQLITE_ONLY = [
 ];
 // Tests that touch no database engine (configuration, files, the README, the test helpers):
 // once, in the sqlite project.
-const ENGINE_INDEPENDENT = ['test/config.test.ts', 'test/data-files.test.ts', 'test/readme.test.ts', 'test/reference-check.test.ts'];
+const ENGINE_INDEPENDENT = [
+  'test/config.test.ts',
+  'test/data-files.test.ts',
+  'test/readme.test.ts',
+  'test/reference-check.test.ts',
+  'test/npm-start.test.ts',
+];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process).
 const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts'];
