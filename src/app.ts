@@ -36,6 +36,8 @@ import { identityRoutes } from './modules/identity/identity.routes.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
 import { buildPolicyServices } from './modules/policies/policies.services.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
+import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
+import { createTeamAdminService } from './modules/identity/team-admin.service.js';
 
 export interface AppOptions {
   database: Database;
@@ -84,6 +86,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
   return {
     auth: createAuthService({ ...deps, loginThrottle: createLoginThrottle(loginLimits) }),
     identity: createIdentityService(deps),
+    teamAdmin: createTeamAdminService(deps),
     agents,
     personas: createPersonaService(deps),
     demographics: createDemographicsService(deps),
@@ -208,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });
+    await api.register(teamAdminRoutes, { teams: services.teamAdmin });
     await api.register(agentRoutes, { agents: services.agents });
     await api.register(agentImportRoutes, { agentImport: services.agentImport });
     await api.register(personaRoutes, { personas: services.personas });

@@ -128,3 +128,8 @@ export function userHoldsSomewhere(principal: Principal, permission: string): bo
   for (const role of principal.memberships.values()) if ((ROLE_PERMISSIONS[role] as ReadonlySet<string>).has(permission)) return true;
   return false;
 }
+
+/** Whether the credential may use `permission` at all: any session; an API key limited to a list that names it. */
+export function credentialAllows(principal: Principal, permission: Permission): boolean {
+  return keyAllows(principal, permission);
+}
