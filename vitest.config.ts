@@ -29,6 +29,7 @@ const ENGINE_INDEPENDENT = [
   'test/reference-check.test.ts',
   'test/npm-start.test.ts',
   'test/cli.test.ts',
+  'test/docs-examples.test.ts',
 ];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process).

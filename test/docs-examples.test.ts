@@ -33,9 +33,11 @@ curl() {
   command curl --show-error -D "$headers" "$@" || { echo "curl could not complete: curl $*" >&2; rm -f "$headers"; return 1; }
   status=$(grep -E '^HTTP/' "$headers" | tail -n 1 | cut -d ' ' -f 2)
   rm -f "$headers"
-  echo "$status (expected $expected) curl $*" >> "$WARDEN_DOC_LOG"
+  local call
+  call=$(printf 'curl %s' "$*" | tr '\n' ' ') # one line per call in the log
+  echo "$status (expected $expected) $call" >> "$WARDEN_DOC_LOG"
   if [[ $expected == 2xx && $status == 2* ]] || [[ $status == "$expected" ]]; then return 0; fi
-  echo "expected HTTP $expected, got $status: curl $*" >&2
+  echo "expected HTTP $expected, got $status: $call" >&2
   return 1
 }
 `;
@@ -142,4 +144,45 @@ describe('the examples of the docs', () => {
       expect(readdirSync(dir), 'a "# answers" mark with no call after it').not.toContain('expect');
     });
   }
+});
+
+/** The operations and list shapes docs/api.md states, against the service's own /openapi.json. */
+describe('docs/api.md', () => {
+  type Schema = { $ref?: string; type?: string; properties?: Record<string, unknown> };
+  type Operation = { parameters?: Array<{ name: string; in: string; schema: { default?: number; maximum?: number } }>; responses: Record<string, any> };
+  let openapi: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+  const api = () => read('docs/api.md');
+  beforeAll(async () => {
+    openapi = (await (await fetch(`${service.url}/openapi.json`)).json()) as typeof openapi;
+  });
+  const resolve = (schema: Schema): Schema => (schema.$ref ? (openapi.components.schemas[schema.$ref.split('/').pop() ?? ''] ?? {}) : schema);
+
+  it('lists every operation of the service', () => {
+    const documented = new Set([...api().matchAll(/^\| [^|]+ \| `(GET|POST|PUT|PATCH|DELETE) ([^`?]+)[^`]*` \|/gm)].map((m) => `${m[1]} ${m[2]}`));
+    const served = Object.entries(openapi.paths)
+      .filter(([path]) => path.startsWith('/v1/'))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(served.filter((op) => !documented.has(op))).toEqual([]);
+    expect([...documented].filter((op) => !served.includes(op))).toEqual([]);
+  });
+
+  it('says what every list answers, with its limits', () => {
+    const rows = [...api().matchAll(/^ {2}\| `GET ([^`]+)` \| (`\{results, (?:count|total)\}`|array) \| (\S+) \| (\S+) \|$/gm)].map((m) => ({
+      path: m[1] ?? '',
+      answer: (m[2] ?? '').replaceAll('`', ''),
+      limit: m[3] === '—' ? undefined : Number(m[3]),
+      maximum: m[4] === '—' ? undefined : Number(m[4]),
+    }));
+    const lists = Object.entries(openapi.paths).flatMap(([path, item]) => {
+      const get = item.get;
+      const schema = get?.responses['200']?.content?.['application/json']?.schema;
+      if (get === undefined || schema === undefined) return [];
+      const body = resolve(schema);
+      const limit = get.parameters?.find((p) => p.name === 'limit' && p.in === 'query')?.schema;
+      const shape = body.type === 'array' ? 'array' : body.properties?.results ? `{results, ${'total' in body.properties ? 'total' : 'count'}}` : undefined;
+      return shape === undefined ? [] : [{ path, answer: shape, limit: limit?.default, maximum: limit?.maximum }];
+    });
+    expect(lists.length).toBeGreaterThan(10);
+    expect(rows.sort((a, b) => a.path.localeCompare(b.path))).toEqual(lists.sort((a, b) => a.path.localeCompare(b.path)));
+  });
 });
