@@ -12,7 +12,9 @@ describe('startUpLine', () => {
     expect(startUpLine('0.0.0.0', 8000, 'build-host')).toBe(
       'Warden is ready: API docs at http://127.0.0.1:8000/docs on this machine, http://build-host:8000/docs from others',
     );
-    expect(startUpLine('::', 8000, 'build-host')).toBe('Warden is ready: API docs at http://[::1]:8000/docs on this machine, http://build-host:8000/docs from others');
+    expect(startUpLine('::', 8000, 'build-host')).toBe(
+      'Warden is ready: API docs at http://[::1]:8000/docs on this machine, http://build-host:8000/docs from others',
+    );
     expect(startUpLine('0.0.0.0', 8000, 'build-host')).not.toContain('0.0.0.0');
   });
 });

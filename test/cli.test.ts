@@ -17,7 +17,11 @@ const settings = { WARDEN_DATABASE_URL: `sqlite://${database}`, WARDEN_DATA_DIR:
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   // cwd is an empty folder: nothing but the environment says where the database is.
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...settings, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...settings, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

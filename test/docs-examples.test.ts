@@ -44,7 +44,10 @@ curl() {
 
 /** `# answers 422: …` before a command makes its curl expect 422 (one call: the mark is a file the call removes). */
 const markExpectations = (script: string) =>
-  script.replace(/^(\s*)# answers (\d{3})\b(.*)$/gm, (_line, indent: string, status: string, rest: string) => `${indent}echo ${status} > "$WARDEN_DOC_EXPECT" # answers ${status}${rest}`);
+  script.replace(
+    /^(\s*)# answers (\d{3})\b(.*)$/gm,
+    (_line, indent: string, status: string, rest: string) => `${indent}echo ${status} > "$WARDEN_DOC_EXPECT" # answers ${status}${rest}`,
+  );
 
 const curlCalls = (script: string) =>
   script

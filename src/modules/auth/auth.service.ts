@@ -172,11 +172,11 @@ export function createAuthService(deps: AuthDeps) {
         throw new AppError('bad_request', 'expires_at must be in the future');
       }
       // A permission the user does not hold would make a key that answers 403 to everything.
-      const lacking = (input.permissions ?? []).flatMap((permission, index) =>
-        userHoldsSomewhere(principal, permission)
-          ? []
-          : [{ loc: ['body', 'permissions', index], msg: `You do not hold the permission "${permission}", so a key of yours cannot have it`, type: 'value_error' }],
-      );
+      const lacking = (input.permissions ?? []).flatMap((permission, index) => {
+        if (userHoldsSomewhere(principal, permission)) return [];
+        const msg = `You do not hold the permission "${permission}", so a key of yours cannot have it`;
+        return [{ loc: ['body', 'permissions', index], msg, type: 'value_error' }];
+      });
       if (lacking.length > 0) throw new RequestValidationError(lacking);
       const permissions = input.permissions == null ? null : [...new Set(input.permissions)].sort();
       const id = newId();

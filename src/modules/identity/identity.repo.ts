@@ -147,10 +147,10 @@ export const lockTeam = (db: Kysely<DB>, teamId: string, dialect: Dialect) => {
   return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 };
 
-export const countOwners = async (db: Kysely<DB>, teamId: string) =>
-  Number(
-    (await db.selectFrom('memberships').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', teamId).where('role', '=', 'OWNER').executeTakeFirstOrThrow()).n,
-  );
+export const countOwners = async (db: Kysely<DB>, teamId: string) => {
+  const query = db.selectFrom('memberships').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', teamId).where('role', '=', 'OWNER');
+  return Number((await query.executeTakeFirstOrThrow()).n);
+};
 
 export const updateMembershipRole = (db: Kysely<DB>, membershipId: string, role: string, at: number) =>
   db.updateTable('memberships').set({ role, updated_at: at }).where('id', '=', membershipId).execute();
