@@ -31,6 +31,9 @@ const ENGINE_INDEPENDENT = [
   'test/test-agents.test.ts',
   'test/connector.test.ts',
   'test/connector-resilience.test.ts',
+  'test/npm-start.test.ts',
+  'test/cli.test.ts',
+  'test/docs-examples.test.ts',
 ];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process): so do two job runners with a pool each.

@@ -12,7 +12,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { docsContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { AppError } from './http/errors.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
@@ -40,6 +40,8 @@ import { identityRoutes } from './modules/identity/identity.routes.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
 import { buildPolicyServices } from './modules/policies/policies.services.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
+import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
+import { createTeamAdminService } from './modules/identity/team-admin.service.js';
 
 export interface AppOptions {
   database: Database;
@@ -92,6 +94,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
   return {
     auth: createAuthService({ ...deps, loginThrottle: createLoginThrottle(loginLimits) }),
     identity: createIdentityService(deps),
+    teamAdmin: createTeamAdminService(deps),
     agents,
     personas: createPersonaService(deps),
     demographics: createDemographicsService(deps),
@@ -177,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   // Security headers (helmet's, recorded once); the docs page sends a CSP that allows only its own files.
+  // Neither asks browsers to upgrade to https unless the request came over https (issue 17).
   registerSecurityHeaders(app);
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     await app.register(cors, { origin: options.corsOrigins, credentials: false, maxAge: 600 });
@@ -198,7 +202,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (document) => referenceLikeOpenApi(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The page's own CSP, decided per request (over https or not) where `staticCSP` is fixed.
+    uiHooks: {
+      onRequest: (request, reply, done) => {
+        reply.header('content-security-policy', docsContentSecurityPolicy(app.swaggerCSP, request.protocol === 'https'));
+        done();
+      },
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
@@ -211,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });
+    await api.register(teamAdminRoutes, { teams: services.teamAdmin });
     await api.register(agentRoutes, { agents: services.agents });
     await api.register(agentImportRoutes, { agentImport: services.agentImport });
     await api.register(personaRoutes, { personas: services.personas });

@@ -97,7 +97,15 @@ describe('starting with a bad variable', () => {
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr: stderr.split('\n').filter((l) => l.trim() !== '') })));
+    // A start that never ends (issue 17: it spun on WARDEN_DATA_DIR=/proc/nope) is stopped here
+    // and fails the test on its exit code instead of hanging the suite.
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    return new Promise((resolve) =>
+      child.once('exit', (code) => {
+        clearTimeout(watchdog);
+        resolve({ code, stderr: stderr.split('\n').filter((l) => l.trim() !== '') });
+      }),
+    );
   }
 
   // A folder inside a file can be neither created nor opened.
@@ -112,6 +120,9 @@ describe('starting with a bad variable', () => {
     ['WARDEN_DATABASE_URL', 'no server there', () => ({ WARDEN_DATABASE_URL: 'postgres://warden@127.0.0.1:1/warden' })],
     ['WARDEN_DATABASE_URL', 'file cannot be created', () => ({ WARDEN_DATABASE_URL: `sqlite:${underAFile()}/warden.db` })],
     ['WARDEN_DATA_DIR', 'folder cannot be created', () => ({ WARDEN_DATABASE_URL: 'sqlite::memory:', WARDEN_DATA_DIR: underAFile() })],
+    // mkdir answers ENOENT under /proc although /proc exists: Node's recursive mkdir looped on it.
+    ['WARDEN_DATA_DIR', 'a folder under /proc (issue 17)', () => ({ WARDEN_DATA_DIR: '/proc/nope' })],
+    ['WARDEN_DATABASE_URL', 'a file under /proc', () => ({ WARDEN_DATABASE_URL: 'sqlite:///proc/nope/warden.db' })],
   ];
   for (const [variable, label, env] of cases) {
     it(`${variable}: ${label}`, async () => {
