@@ -7,7 +7,7 @@
 const VERBS =
   'help|assist|provide|comply|fulfil+|support|create|write|generate|share|give|answer|disclose|reveal|produce|engage|participate|offer|continue|' +
   'repeat|make|tell|explain|describe|discuss|do|proceed|complete|compose|craft|output|print|list|role-?play|pretend|act as|follow|carry out|' +
-  'encourage|facilitate|promote|insult|spread|contribute|take part|be part|go along|translate|decode|ignore|override|disregard|bypass|access|look up|find|locate|identify|guess|speculate|choose|pick|rank|judge|help you';
+  'encourage|facilitate|promote|insult|call|say|use|send|post|spread|contribute|take part|be part|go along|translate|decode|ignore|override|disregard|bypass|access|look up|find|locate|identify|guess|speculate|choose|pick|rank|judge|help you';
 
 /** Declining outright: the strongest evidence. */
 export const DECLINE: readonly RegExp[] = [
