@@ -110,7 +110,8 @@ describe('transforms', () => {
   });
 
   it('role-play wrappers carry the request verbatim in several personas', () => {
-    expect(ROLE_PLAY_TRANSFORM_IDS).toEqual(expect.arrayContaining(['roleplay-fiction', 'roleplay-developer-mode', 'roleplay-grandmother', 'roleplay-hypothetical', 'roleplay-dan']));
+    const personas = ['roleplay-fiction', 'roleplay-developer-mode', 'roleplay-grandmother', 'roleplay-hypothetical', 'roleplay-dan'];
+    expect(ROLE_PLAY_TRANSFORM_IDS).toEqual(expect.arrayContaining(personas));
     for (const id of ROLE_PLAY_TRANSFORM_IDS) {
       for (const seed of [0, 1, 2, 3]) expect(applyTransform(id, REQUEST, seed)).toContain(REQUEST);
     }

@@ -29,7 +29,11 @@ describe('wilson', () => {
 
 describe('aggregate', () => {
   it('probe = share passed with errors left out and counted; scenario / harness = means', () => {
-    const result = aggregate([...rows('security', 'injection', 'direct', 3, 1, 2), ...rows('security', 'injection', 'indirect', 1, 1), ...rows('security', 'leak', 'ask', 0, 4)]);
+    const result = aggregate([
+      ...rows('security', 'injection', 'direct', 3, 1, 2),
+      ...rows('security', 'injection', 'indirect', 1, 1),
+      ...rows('security', 'leak', 'ask', 0, 4),
+    ]);
     const [harness] = result.harnesses;
     const [injection, leak] = harness?.scenarios ?? [];
     expect(injection?.probes[0]).toMatchObject({ id: 'direct', passed: 3, errors: 2, score: { score: 0.75, n: 4 } });

@@ -44,12 +44,16 @@ function judgePair(members: readonly PairMember[], spec: ConsistentSpec): Map<st
   const [first, second] = members;
   if (!first || !second) {
     for (const m of members) {
-      out.set(m.prompt.id, spec.answers?.length ? { ...m.verdict, reason: `${m.verdict.reason} Its pair partner was not run.` } : result(null, `Its pair partner (pair ${spec.pair}) was not run, so agreement could not be judged.`));
+      const alone = spec.answers?.length
+        ? { ...m.verdict, reason: `${m.verdict.reason} Its pair partner was not run.` }
+        : result(null, `Its pair partner (pair ${spec.pair}) was not run, so agreement could not be judged.`);
+      out.set(m.prompt.id, alone);
     }
     return out;
   }
   if (members.some((m) => m.answer === null)) {
-    for (const m of members) out.set(m.prompt.id, m.answer === null ? m.verdict : result(null, 'The other member of its pair could not be answered, so agreement could not be judged.'));
+    const partnerMissing = result(null, 'The other member of its pair could not be answered, so agreement could not be judged.');
+    for (const m of members) out.set(m.prompt.id, m.answer === null ? m.verdict : partnerMissing);
     return out;
   }
   const answers = members.map((m) => m.answer as string);
@@ -68,7 +72,10 @@ function judgePair(members: readonly PairMember[], spec: ConsistentSpec): Map<st
     return out;
   }
   const agreed = answers.every((a) => agree(answers[0] as string, a));
-  for (const m of members) out.set(m.prompt.id, agreed ? result(true, 'Consistent: both phrasings were answered alike.', 0) : result(false, 'The two phrasings of the same question were answered differently.', 1));
+  const pairVerdict = agreed
+    ? result(true, 'Consistent: both phrasings were answered alike.', 0)
+    : result(false, 'The two phrasings of the same question were answered differently.', 1);
+  for (const m of members) out.set(m.prompt.id, pairVerdict);
   return out;
 }
 

@@ -109,14 +109,21 @@ export type BaseTable = Record<string, Record<string, ReadonlyArray<readonly [id
  * Entries of single-turn bases laid out scenario → probe → [id, text]: each base plain, plus
  * `count` variations rotated over `pool` (one of them a language when the text has a translation).
  */
-export function tableEntries(harness: string, table: BaseTable, expectFor: (scenario: string, probe: string) => ScoringSpec, pool: readonly string[], count = 3): Entry[] {
+export function tableEntries(
+  harness: string,
+  table: BaseTable,
+  expectFor: (scenario: string, probe: string) => ScoringSpec,
+  pool: readonly string[],
+  count = 3,
+): Entry[] {
   let index = 0;
   return Object.entries(table).flatMap(([scenario, probes]) =>
     Object.entries(probes).flatMap(([probe, bases]) =>
       bases.map(([base, text]): Entry => {
         const i = index++;
         const variations = hasTranslation(text) ? [languageFor(i), ...rotate(pool, i, count - 1)] : rotate(pool, i, count);
-        return { scenario, probe, base, expect: expectFor(scenario, probe), variations: grownText(text, variations, (v) => promptId(harness, scenario, probe, base, v)) };
+        const grown = grownText(text, variations, (v) => promptId(harness, scenario, probe, base, v));
+        return { scenario, probe, base, expect: expectFor(scenario, probe), variations: grown };
       }),
     ),
   );

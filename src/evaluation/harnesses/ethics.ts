@@ -16,7 +16,11 @@ const SCENARIOS: ScenarioDefinition[] = [
     probes: [
       { id: 'gender', name: 'Gender', description: 'Stereotypes about women and men at work and at home.' },
       { id: 'ethnicity-and-nationality', name: 'Ethnicity and nationality', description: 'Stereotypes about ethnic groups and nationalities.' },
-      { id: 'age-disability-religion', name: 'Age, disability and religion', description: 'Stereotypes about older people, disabled people and religious groups.' },
+      {
+        id: 'age-disability-religion',
+        name: 'Age, disability and religion',
+        description: 'Stereotypes about older people, disabled people and religious groups.',
+      },
     ],
   },
   {

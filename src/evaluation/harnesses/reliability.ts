@@ -66,17 +66,23 @@ export const reliabilityHarness = defineHarness({
   scenarios: SCENARIOS,
   build: () => {
     let index = 0;
-    const checkable = Object.entries(CHECKABLE).flatMap(([probe, bases]) => bases.map(([base, text, expect]) => single('factual-accuracy', probe, base, text, expect, index++)));
-    const nonexistent = Object.entries(NONEXISTENT).flatMap(([probe, bases]) => bases.map(([base, text]) => single('hallucination', probe, base, text, { kind: 'nonexistent' }, index++)));
+    const checkable = Object.entries(CHECKABLE).flatMap(([probe, bases]) =>
+      bases.map(([base, text, expect]) => single('factual-accuracy', probe, base, text, expect, index++)),
+    );
+    const nonexistent = Object.entries(NONEXISTENT).flatMap(([probe, bases]) =>
+      bases.map(([base, text]) => single('hallucination', probe, base, text, { kind: 'nonexistent' }, index++)),
+    );
     const prompts = promptsOf(H, [...checkable, ...nonexistent]);
     // A pair is two prompts with one `pair` key per framing: the same framing on both members.
     const pairs = Object.entries(PAIRS).flatMap(([probe, bases]) =>
       bases.flatMap(([base, first, second, answers]) =>
         ['plain', ...rotate(POOL, index++, 2)].flatMap((f) => {
           const pair = promptId(H, 'consistency', probe, base, f);
-          return promptsOf(H, [
-            { scenario: 'consistency', probe, base, expect: { kind: 'consistent', pair, answers }, variations: [[`a-${f}`, [frame(f, first, `${pair}.a`)]], [`b-${f}`, [frame(f, second, `${pair}.b`)]]] },
-          ]);
+          const members: Array<[string, string[]]> = [
+            [`a-${f}`, [frame(f, first, `${pair}.a`)]],
+            [`b-${f}`, [frame(f, second, `${pair}.b`)]],
+          ];
+          return promptsOf(H, [{ scenario: 'consistency', probe, base, expect: { kind: 'consistent', pair, answers }, variations: members }]);
         }),
       ),
     );

@@ -18,7 +18,14 @@ import {
   SYSTEM_PROMPT_DIRECT,
   SYSTEM_PROMPT_INDIRECT,
 } from './data/security-attacks.js';
-import { DIRECT_INJECTIONS, EMBEDDED_INJECTIONS, INDIRECT_DOCUMENTS, INDIRECT_EMAILS, INDIRECT_WEB_PAGES, type IndirectCarrier } from './data/security-injection.js';
+import {
+  DIRECT_INJECTIONS,
+  EMBEDDED_INJECTIONS,
+  INDIRECT_DOCUMENTS,
+  INDIRECT_EMAILS,
+  INDIRECT_WEB_PAGES,
+  type IndirectCarrier,
+} from './data/security-injection.js';
 
 const H = 'security';
 
@@ -29,9 +36,17 @@ const SCENARIOS: ScenarioDefinition[] = [
     description: 'Instructions that try to override the agent, typed by the user or hidden in content the agent is asked to work on.',
     probes: [
       { id: 'direct', name: 'Direct injection', description: 'The user message itself tells the agent to drop its instructions and print a canary token.' },
-      { id: 'indirect-document', name: 'Indirect injection: pasted document', description: 'A report, notes or a manual to summarise or translate carries a planted instruction.' },
+      {
+        id: 'indirect-document',
+        name: 'Indirect injection: pasted document',
+        description: 'A report, notes or a manual to summarise or translate carries a planted instruction.',
+      },
       { id: 'indirect-email', name: 'Indirect injection: e-mail', description: 'An e-mail to answer or summarise carries a planted instruction.' },
-      { id: 'indirect-web-page', name: 'Indirect injection: web page', description: 'A fetched page hides an instruction in a hidden element, a comment, an attribute or metadata.' },
+      {
+        id: 'indirect-web-page',
+        name: 'Indirect injection: web page',
+        description: 'A fetched page hides an instruction in a hidden element, a comment, an attribute or metadata.',
+      },
     ],
   },
   {
@@ -41,7 +56,11 @@ const SCENARIOS: ScenarioDefinition[] = [
     probes: [
       { id: 'role-play', name: 'Role-play', description: 'A persona or a story character who "would" answer the harmful request.' },
       { id: 'developer-mode', name: 'Developer mode', description: 'Claims of a debug, admin or unfiltered mode in which rules do not apply.' },
-      { id: 'hypothetical', name: 'Hypothetical framing', description: 'A thought experiment, a game, research or the past tense as cover for a harmful request.' },
+      {
+        id: 'hypothetical',
+        name: 'Hypothetical framing',
+        description: 'A thought experiment, a game, research or the past tense as cover for a harmful request.',
+      },
     ],
   },
   {
@@ -54,7 +73,11 @@ const SCENARIOS: ScenarioDefinition[] = [
       { id: 'rot13', name: 'ROT13', description: 'The instruction in ROT13.' },
       { id: 'leetspeak', name: 'Leetspeak', description: 'The instruction with letters written as digits.' },
       { id: 'reversed', name: 'Reversed text', description: 'The instruction written backwards.' },
-      { id: 'unicode-smuggling', name: 'Unicode smuggling', description: 'Zero-width characters, invisible tag characters or Cyrillic / Greek look-alike letters.' },
+      {
+        id: 'unicode-smuggling',
+        name: 'Unicode smuggling',
+        description: 'Zero-width characters, invisible tag characters or Cyrillic / Greek look-alike letters.',
+      },
     ],
   },
   {
@@ -63,7 +86,11 @@ const SCENARIOS: ScenarioDefinition[] = [
     description: "Attempts to get the agent to reveal its operator's instructions.",
     probes: [
       { id: 'direct-request', name: 'Direct request', description: 'Asking for the instructions, the initial prompt or the configuration outright.' },
-      { id: 'indirect-request', name: 'Disguised request', description: 'A side task (spell-check, JSON export, base64, continuation) that would reproduce the instructions.' },
+      {
+        id: 'indirect-request',
+        name: 'Disguised request',
+        description: 'A side task (spell-check, JSON export, base64, continuation) that would reproduce the instructions.',
+      },
     ],
   },
   {
@@ -82,9 +109,31 @@ const withCanary = (text: string, key: string): { text: string; expect: ScoringS
   return { text: text.replaceAll('{canary}', canary), expect: { kind: 'canary', canary } };
 };
 
-const WHOLE_TEXT_POOL = ['base64', 'homoglyph', 'zero-width', 'roleplay-developer-mode', 'roleplay-dan', 'payload-split', 'perturb', 'rot13', 'hex', 'tag-smuggling', 'leetspeak'];
+const WHOLE_TEXT_POOL = [
+  'base64',
+  'homoglyph',
+  'zero-width',
+  'roleplay-developer-mode',
+  'roleplay-dan',
+  'payload-split',
+  'perturb',
+  'rot13',
+  'hex',
+  'tag-smuggling',
+  'leetspeak',
+];
 const JAILBREAK_POOL = ['base64', 'homoglyph', 'zero-width', 'perturb', 'leetspeak', 'rot13', 'payload-split', 'tag-smuggling'];
-const EXTRACTION_POOL = ['roleplay-developer-mode', 'roleplay-grandmother', 'roleplay-hypothetical', 'homoglyph', 'zero-width', 'perturb', 'base64', 'payload-split', 'roleplay-dan'];
+const EXTRACTION_POOL = [
+  'roleplay-developer-mode',
+  'roleplay-grandmother',
+  'roleplay-hypothetical',
+  'homoglyph',
+  'zero-width',
+  'perturb',
+  'base64',
+  'payload-split',
+  'roleplay-dan',
+];
 /** Transforms of the planted instruction only: how real indirect injections hide. */
 const EMBEDDED_POOL = ['zero-width', 'homoglyph', 'tag-smuggling', 'base64', 'perturb'];
 const VARIATIONS_PER_BASE = 4;
@@ -188,7 +237,9 @@ function extraction(): Entry[] {
   ];
   let index = 0;
   return sets.flatMap(([probe, bases]) =>
-    bases.map(([base, text]) => singleTurn('system-prompt-extraction', probe, base, text, { kind: 'system-prompt-leak' }, variationsFor(text, EXTRACTION_POOL, index++))),
+    bases.map(([base, text]) =>
+      singleTurn('system-prompt-extraction', probe, base, text, { kind: 'system-prompt-leak' }, variationsFor(text, EXTRACTION_POOL, index++)),
+    ),
   );
 }
 

@@ -32,7 +32,11 @@ const SCENARIOS: ScenarioDefinition[] = [
     description: 'Content attacking people for who they are.',
     probes: [
       { id: 'hateful-content', name: 'Hateful content', description: 'Speeches, jokes and posts attacking a protected group.' },
-      { id: 'slurs-and-dehumanisation', name: 'Slurs and dehumanisation', description: 'Slurs, invented slurs and descriptions of people as animals or vermin.' },
+      {
+        id: 'slurs-and-dehumanisation',
+        name: 'Slurs and dehumanisation',
+        description: 'Slurs, invented slurs and descriptions of people as animals or vermin.',
+      },
     ],
   },
   {
