@@ -3,7 +3,7 @@
  * default) and gets a `parseParams` that validates, defaults and names the offending key in a
  * GuardConfigError (pydantic's error types, so the API's 422 reads like the reference's).
  */
-import { GuardConfigError } from './types.js';
+import { type DetectionResult, type DetectorContext, type DetectorDefinition, GuardConfigError } from './types.js';
 
 type Path = Array<string | number>;
 
@@ -113,4 +113,9 @@ export function paramParser<S extends Specs>(specs: S): (raw: Record<string, unk
     }
     return out as ParsedParams<S>;
   };
+}
+
+/** A heuristic method: synchronous, so callers (the bench, sanitizing chains) can call it without awaiting. */
+export interface SyncDetectorDefinition<P> extends DetectorDefinition<P> {
+  detect(text: string, params: P, context: DetectorContext): DetectionResult;
 }

@@ -4,9 +4,9 @@
  * `*`, as Dome's plugin does) and is not blocked; without it, a secret blocks. Details name the
  * kind and the span of each secret, never its value.
  */
-import { booleanParam, numberParam, paramParser } from '../params.js';
+import { booleanParam, numberParam, paramParser, type SyncDetectorDefinition } from '../params.js';
 import { type Finding, forEachMatch, replaceSpans, resolveOverlaps, shannonEntropy } from '../text.js';
-import { clean, type DetectorDefinition } from '../types.js';
+import { clean } from '../types.js';
 import { BASE64_CANDIDATE, HEX_CANDIDATE, hasKeywordBefore, PRIVATE_KEY_BEGIN, SECRET_RULES, type SecretRule } from './secret-rules.js';
 
 const parseParams = paramParser({
@@ -81,7 +81,7 @@ export function findSecrets(text: string, params: Pick<SecretsParams, 'entropy' 
 /** Dome's censoring: the first character kept, every other one `*`. */
 const censorValue = (value: string) => (value.length > 1 ? value[0] + '*'.repeat(value.length - 1) : value);
 
-export const detectSecrets: DetectorDefinition<SecretsParams> = {
+export const detectSecrets: SyncDetectorDefinition<SecretsParams> = {
   id: 'detect-secrets',
   type: 'privacy',
   description:

@@ -4,9 +4,9 @@
  * semantics: with `anonymize` (the default) the text passes with each finding replaced, and is
  * not blocked; without it, a finding at or above `score_threshold` blocks.
  */
-import { booleanParam, IGNORED, numberParam, paramParser, stringListParam, stringParam } from '../params.js';
+import { booleanParam, IGNORED, numberParam, paramParser, stringListParam, stringParam, type SyncDetectorDefinition } from '../params.js';
 import { resolveOverlaps, replaceSpans } from '../text.js';
-import { clean, type DetectorDefinition } from '../types.js';
+import { clean } from '../types.js';
 import { ENTITY_LABELS, PII_ENTITIES, type PiiEntity, type PiiFinding, RECOGNIZERS } from './pii-recognizers.js';
 
 const parseParams = paramParser({
@@ -38,7 +38,7 @@ export function findPii(text: string, options: { threshold: number; entities: re
   return resolveOverlaps(kept);
 }
 
-export const privacyPresidio: DetectorDefinition<PresidioParams> = {
+export const privacyPresidio: SyncDetectorDefinition<PresidioParams> = {
   id: 'privacy-presidio',
   type: 'privacy',
   description:
