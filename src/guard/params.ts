@@ -68,8 +68,8 @@ export function stringListParam(fallback: string[], options: { maxItems?: number
 }
 
 /** `null` accepted as "not set" (Dome documents `None` for these). */
-export function nullable<T>(spec: ParamSpec<T>): ParamSpec<T | null> {
-  return { fallback: spec.fallback, parse: (value, path) => (value === null ? null : spec.parse(value, path)) };
+export function nullable<T>(spec: ParamSpec<T>, fallback: T | null = spec.fallback): ParamSpec<T | null> {
+  return { fallback, parse: (value, path) => (value === null ? null : spec.parse(value, path)) };
 }
 
 /** A key accepted for compatibility with Dome and not used (a model name, a file on Dome's host…). */
