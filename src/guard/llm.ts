@@ -9,8 +9,8 @@ export function detectorLlm(llm: LlmConfig | undefined): DetectorLlm | undefined
     complete: (messages, options = {}) =>
       chatText(llm, messages, {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        // No max_tokens: a reasoning model spends part of it before answering, and a cut answer reads as no verdict.
         ...(options.signal ? { signal: options.signal } : {}),
-        maxTokens: 512,
       }),
   };
 }
