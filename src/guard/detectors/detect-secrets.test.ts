@@ -86,6 +86,7 @@ describe('detect-secrets rules', () => {
       'Password: must be at least 8 characters long.',
       'The password is incorrect, please try again.',
       'pk_live_51Hx is a publishable key and safe to share',
+      `publishable key pk_live_${fake(ALNUM, 24, 9)} goes in the browser`,
       '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----',
       'Visit https://example.com/docs/getting-started?ref=nav for details',
       'The state-of-the-art-language-understanding-benchmark improved.',

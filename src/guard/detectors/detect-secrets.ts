@@ -25,6 +25,8 @@ const RULES: readonly SecretRule[] = SECRET_RULES.map((rule) =>
   rule.groups ? { ...rule, pattern: new RegExp(rule.pattern.source, `${rule.pattern.flags.replace('d', '')}d`) } : rule,
 );
 const MAX_KEY_BLOCK = 16_384;
+/** Tokens made to be published (Stripe's publishable keys): random-looking, beside the word "key", and no secret. */
+const PUBLIC_TOKEN = /^pk_(?:live|test)_/;
 
 function valueSpan(rule: SecretRule, m: RegExpExecArray): { start: number; end: number; value: string } {
   for (const group of rule.groups ?? []) {
@@ -69,7 +71,7 @@ export function findSecrets(text: string, params: Pick<SecretsParams, 'entropy' 
         const start = offset + m.index;
         const value = m[0].replace(/=+$/, '');
         if (shannonEntropy(value) < limit || !hasKeywordBefore(text, start)) return;
-        if (type === 'base64-high-entropy' && (!/\d/.test(value) || !/[A-Za-z]/.test(value))) return;
+        if (type === 'base64-high-entropy' && (!/\d/.test(value) || !/[A-Za-z]/.test(value) || PUBLIC_TOKEN.test(value))) return;
         found.push({ type, start, end: start + m[0].length, score: 0.8 });
       });
     entropyFinding(BASE64_CANDIDATE, params.base64_limit, 'base64-high-entropy');

@@ -36,6 +36,14 @@ export interface ModerationParams {
   compiled: { words: RegExpMatcher | null; banlist: RegExp | null; allow: Set<string> };
 }
 
+/** Letters spelled apart ("c u n t", "f.u.c.k"): read again with the gaps closed. */
+const SPACED_LETTERS = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*]\p{L}){2,30}(?![\p{L}\p{N}])/gu;
+function closedGaps(text: string): string {
+  const words: string[] = [];
+  for (const m of text.matchAll(SPACED_LETTERS)) words.push(m[0].replace(/[ .\-_*]/g, ''));
+  return words.join(' ');
+}
+
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const DEFAULT_MATCHER = buildWordMatcher();
 const MAX_MATCHES = 10;
@@ -69,11 +77,15 @@ export const moderationFlashtext: SyncDetectorDefinition<ModerationParams> = {
       if (matches.length < MAX_MATCHES && !params.compiled.allow.has(match.term)) matches.push(match);
     };
     if (params.compiled.words) {
-      for (const found of params.compiled.words.getAllMatches(text, true)) {
-        const word = WORD_DATASET.getPayloadWithPhraseMetadata(found).phraseMetadata?.originalWord ?? '';
-        const category = categoryOfWord(word);
-        if (wanted.has(category)) add({ category, term: word });
-        if (matches.length >= MAX_MATCHES) break;
+      const seen = new Set<string>();
+      for (const source of [text, closedGaps(text)]) {
+        for (const found of params.compiled.words.getAllMatches(source, true)) {
+          const word = WORD_DATASET.getPayloadWithPhraseMetadata(found).phraseMetadata?.originalWord ?? '';
+          const category = categoryOfWord(word);
+          if (wanted.has(category) && !seen.has(word)) add({ category, term: word });
+          seen.add(word);
+          if (matches.length >= MAX_MATCHES) break;
+        }
       }
     }
     const normalised = PHRASES.some((p) => wanted.has(p.category)) || params.compiled.banlist ? normaliseForPhrases(text) : '';

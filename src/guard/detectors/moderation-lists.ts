@@ -49,6 +49,13 @@ const EXTRA_WHITELIST = [
   'title',
   'assassin',
   'classic',
+  'traffic',
+  'trafficking',
+  'trafficker',
+  'traffickers',
+  'pornography',
+  'pornographic',
+  'revenge porn',
 ];
 
 export const categoryOfWord = (word: string): ModerationCategory => (HATE_WORDS.has(word) ? 'hate' : PROFANITY_WORDS.has(word) ? 'profanity' : 'sexual');
