@@ -90,32 +90,49 @@ let text2k = '';
 while (text2k.length < 2048) text2k += PARAGRAPH;
 text2k = text2k.slice(0, 2048);
 
+/**
+ * Wall-clock p50/p99, and the p99 of the CPU time the process spent in the same iterations: on a
+ * machine shared with other jobs, a wall p99 far above the CPU p99 is the process waiting for a core.
+ */
+function summarise(wall, cpu) {
+  wall.sort();
+  cpu.sort();
+  const at = (a, q) => a[Math.floor(a.length * q)];
+  return { p50: at(wall, 0.5), p99: at(wall, 0.99), cpu99: at(cpu, 0.99) };
+}
 function measure(run, iterations = 3000) {
   for (let i = 0; i < 300; i++) run();
-  const times = new Float64Array(iterations);
+  const wall = new Float64Array(iterations);
+  const cpu = new Float64Array(iterations);
   for (let i = 0; i < iterations; i++) {
+    const cpuStart = process.cpuUsage();
     const start = process.hrtime.bigint();
     run();
-    times[i] = Number(process.hrtime.bigint() - start) / 1e6;
+    wall[i] = Number(process.hrtime.bigint() - start) / 1e6;
+    const used = process.cpuUsage(cpuStart);
+    cpu[i] = (used.user + used.system) / 1000;
   }
-  times.sort();
-  return { p50: times[Math.floor(iterations * 0.5)], p99: times[Math.floor(iterations * 0.99)] };
+  return summarise(wall, cpu);
 }
 async function measureAsync(run, iterations = 3000) {
   for (let i = 0; i < 300; i++) await run();
-  const times = new Float64Array(iterations);
+  const wall = new Float64Array(iterations);
+  const cpu = new Float64Array(iterations);
   for (let i = 0; i < iterations; i++) {
+    const cpuStart = process.cpuUsage();
     const start = process.hrtime.bigint();
     await run();
-    times[i] = Number(process.hrtime.bigint() - start) / 1e6;
+    wall[i] = Number(process.hrtime.bigint() - start) / 1e6;
+    const used = process.cpuUsage(cpuStart);
+    cpu[i] = (used.user + used.system) / 1000;
   }
-  times.sort();
-  return { p50: times[Math.floor(iterations * 0.5)], p99: times[Math.floor(iterations * 0.99)] };
+  return summarise(wall, cpu);
 }
 const ms = (value) => `${value.toFixed(3).padStart(7)} ms`;
 
 console.log(`\n== latency on a 2 KB text (${text2k.length} characters), ${process.version}\n`);
-console.log('method                      p50         p99      target p50 <= 1 ms');
+console.log(`load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
+console.log('method                      p50         p99     cpu p99    target p50 <= 1 ms');
 for (const listing of listMethods()) {
   if (listing.aliasOf !== null || listing.needsLlm) continue;
   const method = getMethod(listing.id);
@@ -125,15 +142,15 @@ for (const listing of listMethods()) {
   } catch {
     params = method.parseParams({ keywords: ['nightjar', 'acme corp', 'project falcon'] });
   }
-  const { p50, p99 } = measure(() => method.definition.detect(text2k, params, {}));
-  console.log(`${listing.id.padEnd(24)} ${ms(p50)} ${ms(p99)}   ${p50 <= 1 ? 'ok' : 'OVER'}`);
+  const { p50, p99, cpu99 } = measure(() => method.definition.detect(text2k, params, {}));
+  console.log(`${listing.id.padEnd(24)} ${ms(p50)} ${ms(p99)} ${ms(cpu99)}   ${p50 <= 1 ? 'ok' : 'OVER'}`);
 }
 
 const config = compileDomeConfig(DEFAULT_DOME_CONFIG, { llmAvailable: false });
-console.log('\nfull scan, DEFAULT_DOME_CONFIG      p50         p99      target p50 <= 2 ms');
+console.log('\nfull scan, DEFAULT_DOME_CONFIG  p50         p99     cpu p99    target p50 <= 2 ms');
 for (const direction of ['input', 'output']) {
-  const { p50, p99 } = await measureAsync(() => config.scan(direction, text2k, {}));
-  console.log(`${direction.padEnd(34)} ${ms(p50)} ${ms(p99)}   ${p50 <= 2 ? 'ok' : 'OVER'}`);
+  const { p50, p99, cpu99 } = await measureAsync(() => config.scan(direction, text2k, {}));
+  console.log(`${direction.padEnd(28)} ${ms(p50)} ${ms(p99)} ${ms(cpu99)}   ${p50 <= 2 ? 'ok' : 'OVER'}`);
 }
 console.log('\n(prompt-injection-warden and encoding-heuristics are measured as built on this branch: the guard-security');
 console.log(' branch replaces them at merge, so the input scan numbers change then.)');
