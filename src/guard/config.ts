@@ -53,7 +53,17 @@ export const DEFAULT_BLOCKED_MESSAGES: Record<Direction, string> = {
 const LIMITS = { guards: 32, methods: 32, name: 100, message: 2000, id: 200 };
 const OPTIONS = ['guards', 'early-exit', 'run-parallel', 'blocked-message'] as const;
 type OptionName = (typeof OPTIONS)[number];
-const DOME_TOP = new Set(['input-guards', 'output-guards', 'input-early-exit', 'output-early-exit', 'input-run-parallel', 'output-run-parallel', 'input-blocked-message', 'output-blocked-message', 'on-error']);
+const DOME_TOP = new Set([
+  'input-guards',
+  'output-guards',
+  'input-early-exit',
+  'output-early-exit',
+  'input-run-parallel',
+  'output-run-parallel',
+  'input-blocked-message',
+  'output-blocked-message',
+  'on-error',
+]);
 const CONSOLE_TOP = new Set([
   'input_guards',
   'output_guards',
@@ -83,7 +93,8 @@ const fail = (path: Path, message: string, type = 'value_error'): never => {
   throw new GuardConfigError(path, message, type);
 };
 export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const objectAt = (value: unknown, path: Path): Record<string, unknown> => (isObject(value) ? value : fail(path, 'Input should be a valid dictionary', 'dict_type'));
+const objectAt = (value: unknown, path: Path): Record<string, unknown> =>
+  isObject(value) ? value : fail(path, 'Input should be a valid dictionary', 'dict_type');
 const booleanAt = (value: unknown, path: Path): boolean => (typeof value === 'boolean' ? value : fail(path, 'Input should be a valid boolean', 'bool_type'));
 function stringAt(value: unknown, path: Path, max: number): string {
   if (typeof value !== 'string') return fail(path, 'Input should be a valid string', 'string_type');
@@ -125,7 +136,9 @@ export function layoutOf(raw: unknown): ConfigLayout {
     if (root.guards !== undefined) {
       for (const [name, value] of Object.entries(objectAt(root.guards, ['guards']))) {
         // A name Dome's shape reserves could not be converted to it (toDomeShape).
-        if (DOME_TOP.has(name) || CONSOLE_TOP.has(name) || IDENTITY_KEYS.has(name) || name === 'guardrail') fail(['guards', name], `'${name}' is reserved: name the guard otherwise`);
+        if (DOME_TOP.has(name) || CONSOLE_TOP.has(name) || IDENTITY_KEYS.has(name) || name === 'guardrail') {
+          fail(['guards', name], `'${name}' is reserved: name the guard otherwise`);
+        }
         sections.set(name, { value, path: ['guards', name] });
       }
     }
@@ -148,7 +161,9 @@ export function layoutOf(raw: unknown): ConfigLayout {
   }
   for (const key of keys) {
     if (DOME_TOP.has(key) || IDENTITY_KEYS.has(key) || key === 'guardrail') continue;
-    if (!isObject(root[key])) fail([key], `unknown key '${key}': a top-level entry is an option (${[...DOME_TOP].join(', ')}) or a guard section`, 'extra_forbidden');
+    if (!isObject(root[key])) {
+      fail([key], `unknown key '${key}': a top-level entry is an option (${[...DOME_TOP].join(', ')}) or a guard section`, 'extra_forbidden');
+    }
     sections.set(key, { value: root[key], path: [key] });
   }
   const at = (key: string) => {
@@ -171,7 +186,8 @@ function parseMethods(value: unknown, path: Path, type: GuardType, llmAvailable:
     const method = catalogue.get(name);
     if (!method) return fail(at, `unknown method '${name}'; a ${type} guard takes: ${catalogue.idsOfType(type).join(', ')}`);
     if (method.type !== type) {
-      return fail(at, `method '${name}' belongs to ${method.type} guards, not to this ${type} guard (a ${type} guard takes: ${catalogue.idsOfType(type).join(', ')})`);
+      const takes = catalogue.idsOfType(type).join(', ');
+      return fail(at, `method '${name}' belongs to ${method.type} guards, not to this ${type} guard (a ${type} guard takes: ${takes})`);
     }
     if (method.needsLlm && !llmAvailable) {
       return fail(at, `method '${name}' needs a language model: configure WARDEN_LLM_BASE_URL and WARDEN_LLM_MODEL (WARDEN_LLM_*) to use it`);
@@ -206,7 +222,8 @@ function parseGuard(name: string, value: unknown, path: Path, inherited: OnError
     if (GUARD_KEYS[key] !== undefined || names.has(key)) continue;
     // Dome ignores a parameter table of a method the guard does not list; so does Warden.
     if (catalogue.get(key)) continue;
-    fail([...path, key], `unknown key '${key}' in guard '${name}': a guard takes type, methods, early-exit, run-parallel, on-error and a table per listed method`, 'extra_forbidden');
+    const takes = 'type, methods, early-exit, run-parallel, on-error and a table per listed method';
+    fail([...path, key], `unknown key '${key}' in guard '${name}': a guard takes ${takes}`, 'extra_forbidden');
   }
   const earlyExit = get('early-exit');
   const parallel = get('run-parallel');

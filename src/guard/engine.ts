@@ -264,7 +264,8 @@ export async function runDetection(methodId: string, text: string, params: Recor
   if (!method) throw new GuardConfigError(['method'], `unknown method '${methodId}'`, 'value_error');
   const parsed = method.parseParams(params);
   if (method.needsLlm && !context.llm) {
-    throw new GuardConfigError(['method'], `method '${methodId}' needs a language model: configure WARDEN_LLM_BASE_URL and WARDEN_LLM_MODEL (WARDEN_LLM_*)`, 'value_error');
+    const message = `method '${methodId}' needs a language model: configure WARDEN_LLM_BASE_URL and WARDEN_LLM_MODEL (WARDEN_LLM_*)`;
+    throw new GuardConfigError(['method'], message, 'value_error');
   }
   return (await runMethod(method, parsed, text, context)).result;
 }

@@ -25,7 +25,8 @@ export interface LlmCallParams {
 }
 
 export const timeoutMs = (params: LlmCallParams, fallbackSeconds: number) => Math.round((params.timeout ?? params.timeout_seconds ?? fallbackSeconds) * 1000);
-export const capInput = (text: string, params: LlmCallParams) => (params.max_input_chars !== null && text.length > params.max_input_chars ? text.slice(0, params.max_input_chars) : text);
+export const capInput = (text: string, params: LlmCallParams) =>
+  params.max_input_chars !== null && text.length > params.max_input_chars ? text.slice(0, params.max_input_chars) : text;
 
 export interface Verdict {
   flagged: boolean;
@@ -36,12 +37,29 @@ export interface Verdict {
   rules?: string[];
 }
 
-const FLAGGED_WORDS = new Set(['unsafe', 'flagged', 'yes', 'true', 'violation', 'violates', 'violating', 'harmful', 'injection', 'jailbreak', 'block', 'blocked', 'unsupported', 'hallucination', 'fail']);
+const FLAGGED_WORDS = new Set([
+  'unsafe',
+  'flagged',
+  'yes',
+  'true',
+  'violation',
+  'violates',
+  'violating',
+  'harmful',
+  'injection',
+  'jailbreak',
+  'block',
+  'blocked',
+  'unsupported',
+  'hallucination',
+  'fail',
+]);
 const CLEAN_WORDS = new Set(['safe', 'clean', 'no', 'false', 'compliant', 'ok', 'allowed', 'benign', 'pass', 'supported', 'none']);
 
 const clamp01 = (n: number) => Math.min(1, Math.max(0, n));
 const cut = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : undefined);
-const stringList = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, 200)).slice(0, 50) : undefined);
+const stringList = (value: unknown) =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, 200)).slice(0, 50) : undefined;
 
 function verdictOfValue(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;

@@ -28,7 +28,11 @@ function judge(spec: { id: string; type: GuardType; description: string; instruc
     needsLlm: true,
     parseParams: paramParser(LLM_PARAMS),
     async detect(text, params, context) {
-      const call = await askModel(context, [{ role: 'system', content: system }, { role: 'user', content: asData(capInput(text, params)) }], timeoutMs(params, DEFAULT_TIMEOUT_SECONDS));
+      const messages = [
+        { role: 'system' as const, content: system },
+        { role: 'user' as const, content: asData(capInput(text, params)) },
+      ];
+      const call = await askModel(context, messages, timeoutMs(params, DEFAULT_TIMEOUT_SECONDS));
       return 'error' in call ? call.error : verdictResult(call.answer);
     },
   };
@@ -129,7 +133,9 @@ export const genericLlm: DetectorDefinition<GenericLlmParams> = {
   parseParams(raw) {
     const params = genericBase(raw);
     const template = params.sys_prompt_template.trim() !== '';
-    if (template && params.trigger_word_list.length === 0) throw new GuardConfigError(['trigger_word_list'], 'trigger_word_list is required with sys_prompt_template', 'missing');
+    if (template && params.trigger_word_list.length === 0) {
+      throw new GuardConfigError(['trigger_word_list'], 'trigger_word_list is required with sys_prompt_template', 'missing');
+    }
     if (!template && params.criteria.trim() === '') {
       throw new GuardConfigError(['criteria'], 'Field required: give criteria (what to flag), or sys_prompt_template and trigger_word_list', 'missing');
     }
@@ -145,7 +151,9 @@ export const genericLlm: DetectorDefinition<GenericLlmParams> = {
       const triggers = params.trigger_word_list.filter((word) => word.trim() !== '' && answer.includes(word.toLowerCase()));
       return triggers.length ? { hit: true, score: 1, label: 'flagged', details: { triggers } } : clean({ triggers: [] });
     }
-    const system = `You are a classifier. Flag the text (verdict "unsafe") when it matches these criteria:\n${params.criteria}\nOtherwise the verdict is "safe".\n\n${ANSWER_FORMAT}`;
+    const system =
+      `You are a classifier. Flag the text (verdict "unsafe") when it matches these criteria:\n${params.criteria}\n` +
+      `Otherwise the verdict is "safe".\n\n${ANSWER_FORMAT}`;
     const call = await askModel(context, [{ role: 'system', content: system }, { role: 'user', content: asData(input) }], timeout);
     return 'error' in call ? call.error : verdictResult(call.answer);
   },

@@ -57,7 +57,8 @@ function parseParams(raw: Record<string, unknown>): ModerationParams {
   const banlist = terms.length
     ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map((t) => escape(t).replace(/ /g, '\\s+')).join('|')})(?![\\p{L}\\p{N}])`, 'gu')
     : null;
-  return { banlist: parsed.banlist, allowlist: parsed.allowlist, categories, compiled: { words, banlist, allow: new Set(parsed.allowlist.map(normaliseForPhrases)) } };
+  const allow = new Set(parsed.allowlist.map(normaliseForPhrases));
+  return { banlist: parsed.banlist, allowlist: parsed.allowlist, categories, compiled: { words, banlist, allow } };
 }
 
 interface ModerationMatch {
@@ -68,7 +69,9 @@ interface ModerationMatch {
 export const moderationFlashtext: SyncDetectorDefinition<ModerationParams> = {
   id: 'moderation-flashtext',
   type: 'moderation',
-  description: 'Ban list: profanity, sexual slang and slurs (leetspeak-aware), threats, harassment, self-harm intent, dehumanising statements, and your own words.',
+  description:
+    'Ban list: profanity, sexual slang and slurs (leetspeak-aware), threats, harassment, self-harm intent, dehumanising statements, ' +
+    'and your own words.',
   parseParams,
   detect(text, params) {
     const wanted = new Set<string>(params.categories);

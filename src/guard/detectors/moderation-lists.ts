@@ -60,7 +60,9 @@ const EXTRA_WHITELIST = [
 
 export const categoryOfWord = (word: string): ModerationCategory => (HATE_WORDS.has(word) ? 'hate' : PROFANITY_WORDS.has(word) ? 'profanity' : 'sexual');
 
-const dataset = new DataSet<{ originalWord: string }>().addAll(englishDataset).removePhrasesIf((phrase) => REMOVED_WORDS.has(phrase.metadata?.originalWord ?? ''));
+const dataset = new DataSet<{ originalWord: string }>()
+  .addAll(englishDataset)
+  .removePhrasesIf((phrase) => REMOVED_WORDS.has(phrase.metadata?.originalWord ?? ''));
 const built = dataset.build();
 export const WORD_DATASET = dataset;
 

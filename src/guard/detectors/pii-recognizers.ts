@@ -171,7 +171,8 @@ const ssnAndItin = (type: 'US_SSN' | 'US_ITIN'): Recognizer => ({
       const groupNumber = Number(group);
       if (SSN_EXAMPLES.has(area + group + serial) || serial === '0000' || groupNumber === 0) return;
       if (type === 'US_SSN' && (areaNumber === 0 || areaNumber === 666 || areaNumber >= 900)) return;
-      const itinGroup = (groupNumber >= 50 && groupNumber <= 65) || (groupNumber >= 70 && groupNumber <= 88) || (groupNumber >= 90 && groupNumber <= 99 && groupNumber !== 93);
+      const itinGroup =
+        (groupNumber >= 50 && groupNumber <= 65) || (groupNumber >= 70 && groupNumber <= 88) || (groupNumber >= 90 && groupNumber <= 99 && groupNumber !== 93);
       if (type === 'US_ITIN' && (areaNumber < 900 || !itinGroup)) return;
       const start = offset + m.index;
       const end = start + raw.length;
@@ -189,11 +190,13 @@ const VERSION_CONTEXT = /(?:\bv|\bversion|\bver\.?|\brelease|\bbuild|\bfirmware|
 /** Private, loopback, link-local, unspecified, multicast and broadcast ranges: an address there names no person. */
 function privateV4(ip: string): boolean {
   const [a = 0, b = 0] = ip.split('.').map(Number);
-  return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  if (a === 0 || a === 10 || a === 127 || a >= 224) return true;
+  return (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
 }
 function privateV6(ip: string): boolean {
   const lower = ip.toLowerCase();
-  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff') || /^::ffff:(?:10|127|192\.168)\./.test(lower);
+  if (lower === '::' || lower === '::1' || lower.startsWith('ff')) return true;
+  return /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || /^::ffff:(?:10|127|192\.168)\./.test(lower);
 }
 const ipAddress: Recognizer = {
   type: 'IP_ADDRESS',
@@ -229,7 +232,8 @@ const DATE = new RegExp(
   'gi',
 );
 const DOB_CONTEXT = /(?<![a-z])(?:born|birth|birthday|birthdate|dob|d\.o\.b|date of birth|geburtsdatum|née?)(?![a-z])/;
-const monthIndex = (name: string) => ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].indexOf(name.slice(0, 3).toLowerCase()) + 1;
+const MONTH_PREFIXES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const monthIndex = (name: string) => MONTH_PREFIXES.indexOf(name.slice(0, 3).toLowerCase()) + 1;
 function plausibleDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1 || day > 31) return false;
   const date = new Date(Date.UTC(year, month - 1, day));

@@ -22,7 +22,9 @@ const inlineSections: ParamSpec<InlineSection[]> = {
     if (value.length > 200) throw new GuardConfigError(path, 'List should have at most 200 items', 'too_long');
     return value.map((entry, index) => {
       const at = [...path, index];
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new GuardConfigError(at, 'Input should be a valid dictionary', 'dict_type');
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        throw new GuardConfigError(at, 'Input should be a valid dictionary', 'dict_type');
+      }
       const { section_id: id, content } = entry as Record<string, unknown>;
       if (typeof content !== 'string' || content.trim() === '') throw new GuardConfigError([...at, 'content'], 'Field required', 'missing');
       if (content.length > 20_000) throw new GuardConfigError([...at, 'content'], 'String should have at most 20000 characters', 'string_too_long');

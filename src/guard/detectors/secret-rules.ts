@@ -26,7 +26,8 @@ const PLACEHOLDER =
 const REFERENCE = /^(?:os\.|process\.env|env\.|config\.|settings\.|self\.|this\.|secrets\.|vault:|ssm:|arn:|!)|\(|getenv|\bsecrets?manager\b/i;
 const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 /** Keys that hold something about a secret (its name, length, path…), not the secret. */
-const NOT_A_SECRET_KEY = /(?:name|id|ids|arn|path|file|ref|type|len|length|count|version|manager|url|uri|endpoint|field|policy|expiry|expires|ttl|timeout|header|prefix|format|rotation|store|hint|label|env)$/i;
+const NOT_A_SECRET_KEY =
+  /(?:name|id|ids|arn|path|file|ref|type|len|length|count|version|manager|url|uri|endpoint|field|policy|expiry|expires|ttl|timeout|header|prefix|format|rotation|store|hint|label|env)$/i;
 
 function classes(value: string): number {
   return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[^A-Za-z0-9]/.test(value));
@@ -45,7 +46,8 @@ export function plausibleSecretValue(value: string, quoted: boolean): boolean {
   return /[^A-Za-z]/.test(trimmed) || (trimmed.length >= 16 && shannonEntropy(trimmed) >= 3.5);
 }
 
-const KEYWORD_CONTEXT = /(?<![a-z])(?:key|secret|token|password|passwd|pwd|credential|credentials|auth|authorization|bearer|api|signature|private|access)(?![a-z])/;
+const KEYWORD_CONTEXT =
+  /(?<![a-z])(?:key|secret|token|password|passwd|pwd|credential|credentials|auth|authorization|bearer|api|signature|private|access)(?![a-z])/;
 const hasKeywordBefore = (text: string, start: number) => KEYWORD_CONTEXT.test(before(text, start, 40).toLowerCase());
 
 function jwtHeaderValid(value: string): boolean {
@@ -81,7 +83,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'gcp-oauth-client-secret', pattern: re(`${B}GOCSPX-[A-Za-z0-9_\\-]{28}${E}`), hints: ['gocspx-'], score: 1 },
   { type: 'google-oauth-token', pattern: re(`${B}ya29\\.[0-9A-Za-z_\\-]{20,1000}${E}`), hints: ['ya29.'], score: 1 },
   { type: 'gcp-service-account-key', pattern: re('"private_key_id"\\s{0,5}:\\s{0,5}"([0-9a-f]{40})"'), hints: ['private_key_id'], groups: [1], score: 1 },
-  { type: 'azure-storage-key', pattern: re('(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{42,86}={0,2})', 'gi'), hints: ['accountkey=', 'sharedaccesskey='], groups: [1], score: 1 },
+  {
+    type: 'azure-storage-key',
+    pattern: re('(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{42,86}={0,2})', 'gi'),
+    hints: ['accountkey=', 'sharedaccesskey='],
+    groups: [1],
+    score: 1,
+  },
   {
     type: 'azure-client-secret',
     pattern: re('(?<![A-Za-z0-9_~.\\-])[A-Za-z0-9_~.\\-]{3}\\dQ~[A-Za-z0-9_~.\\-]{31,34}(?![A-Za-z0-9_~.\\-])'),
@@ -108,7 +116,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
     hints: ['hooks.slack.com'],
     score: 1,
   },
-  { type: 'stripe-key', pattern: re(`${B}(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{20,247}${E}|${B}whsec_[A-Za-z0-9]{32,128}${E}`), hints: ['_live_', '_test_', 'whsec_'], score: 1 },
+  {
+    type: 'stripe-key',
+    pattern: re(`${B}(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{20,247}${E}|${B}whsec_[A-Za-z0-9]{32,128}${E}`),
+    hints: ['_live_', '_test_', 'whsec_'],
+    score: 1,
+  },
   {
     type: 'openai-api-key',
     pattern: re(`${B}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{40,250}|[A-Za-z0-9]{48}|[A-Za-z0-9_\\-]{20,200}T3BlbkFJ[A-Za-z0-9_\\-]{20,200})${E}`),
