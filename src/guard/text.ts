@@ -69,12 +69,24 @@ export function shannonEntropy(value: string): number {
  * the result is sorted by start.
  */
 export function resolveOverlaps<T extends Finding>(findings: T[]): T[] {
-  const sorted = [...findings].sort((a, b) => b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const byPriority = [...findings].sort((a, b) => b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  // Kept spans never overlap, so sorted by start they are sorted by end too: a binary search finds
+  // the only two neighbours a new span could overlap (a text full of findings stays n log n).
   const kept: T[] = [];
-  for (const finding of sorted) {
-    if (!kept.some((k) => finding.start < k.end && k.start < finding.end)) kept.push(finding);
+  for (const finding of byPriority) {
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((kept[mid] as T).start < finding.start) low = mid + 1;
+      else high = mid;
+    }
+    const previous = kept[low - 1];
+    const next = kept[low];
+    if ((previous && previous.end > finding.start) || (next && next.start < finding.end)) continue;
+    kept.splice(low, 0, finding);
   }
-  return kept.sort((a, b) => a.start - b.start);
+  return kept;
 }
 
 /** `text` with each span replaced by `replacement(span)`; spans must not overlap. */

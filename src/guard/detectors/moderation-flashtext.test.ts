@@ -81,4 +81,12 @@ describe('moderation-flashtext', () => {
     expect(run('i want to '.repeat(50_000)).hit).toBe(false);
     expect(run(`${'lorem ipsum '.repeat(40_000)} kill yourself`).hit).toBe(true);
   });
+
+  it('reads a very long text whole with the plain word list, and its ends with the full matcher', () => {
+    const filler = 'the quarterly report covers cockpit upgrades and classic assassin films. '.repeat(3000);
+    expect(run(filler).hit).toBe(false);
+    expect(categories(`${filler} what a load of sh1t ${filler}`)).toEqual(['profanity']);
+    expect(categories(`${filler} you fuuuucking idiot ${filler}`)).toEqual(['profanity']);
+    expect(categories(`f.u.c.k ${filler}`)).toEqual(['profanity']);
+  });
 });

@@ -91,10 +91,35 @@ const PHONE = /(?<![\w+.\-/])(?:\+|00)?\(?\d[\d \u00A0().\-]{5,22}\d(?![\w]|[.\-
 const PHONE_CONTEXT = /(?<![a-z])(?:phone|tel|telephone|call|mobile|cell|fax|contact|whatsapp|sms|text me|reach me|dial)(?![a-z])/;
 const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+/**
+ * Numbering-plan checks per text: beyond this many distinct candidates (a text made of nothing
+ * but numbers), the cheaper shape check below decides, so a long text costs linear time at a
+ * small constant (libphonenumber takes tens of microseconds per number).
+ */
+const PLAN_CHECKS = 1000;
+/** +country (not 1) and 8 to 15 digits, or a North American number whose area code and exchange start with 2-9. */
+const PHONE_SHAPE = /^(?:(?:\+|00)(?!1)[1-9][\d ().\-]{6,20}|(?:(?:\+|00)?1[ .\-]?)?\(?[2-9]\d\d\)?[ .\-]?[2-9]\d\d[ .\-]?\d{4})$/;
+function phoneValidator() {
+  const seen = new Map<string, boolean>();
+  return (raw: string, international: boolean): boolean => {
+    const known = seen.get(raw);
+    if (known !== undefined) return known;
+    let valid: boolean;
+    if (seen.size < PLAN_CHECKS) {
+      const candidate = raw.startsWith('00') ? `+${raw.slice(2)}` : raw;
+      valid = parsePhoneNumberFromString(candidate, international ? undefined : { defaultCountry: 'US' })?.isValid() === true;
+      seen.set(raw, valid);
+    } else {
+      valid = PHONE_SHAPE.test(raw);
+    }
+    return valid;
+  };
+}
 const phone: Recognizer = {
   type: 'PHONE_NUMBER',
   mayMatch: hasDigit,
   find(text, push) {
+    const validPhone = phoneValidator();
     forEachMatch(text, PHONE, (m, offset) => {
       const raw = m[0];
       const digits = digitsOf(raw);
@@ -102,10 +127,11 @@ const phone: Recognizer = {
       if (DATE_LIKE.test(raw) || DOTTED_QUAD.test(raw)) return;
       const open = raw.split('(').length - 1;
       if (open !== raw.split(')').length - 1 || open > 1) return;
+      // Real numbers are written in a few groups of several digits ("1 2 3 4 5 6 7 8" is not one); checked before the costlier number plan.
+      const groups = raw.split(/[^\d]+/).filter((g) => g.length > 0);
+      if (groups.length > 6 || groups.filter((g) => g.length === 1).length > 2) return;
       const international = raw.startsWith('+') || raw.startsWith('00');
-      const candidate = raw.startsWith('00') ? `+${raw.slice(2)}` : raw;
-      const parsed = parsePhoneNumberFromString(candidate, international ? undefined : { defaultCountry: 'US' });
-      if (!parsed?.isValid()) return;
+      if (!validPhone(raw, international)) return;
       const start = offset + m.index;
       const end = start + raw.length;
       const formatted = international || /[ ().\-]/.test(raw);

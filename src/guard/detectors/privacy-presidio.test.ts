@@ -138,7 +138,17 @@ describe('privacy-presidio method', () => {
     const dotted = '1.'.repeat(100_000);
     const ats = 'a@'.repeat(100_000);
     const colons = 'a:'.repeat(100_000);
-    for (const text of [digits, dotted, ats, colons, ' (4'.repeat(100_000)]) expect(run(text).hit).toBe(false);
+    for (const text of [digits, dotted, ats, colons, ' (4'.repeat(100_000), '1 '.repeat(100_000)]) expect(run(text).hit).toBe(false);
+    const dense = 'mail a@example.com or call (415) 555-0132; '.repeat(5_000);
+    expect(run(dense).details.entities).toHaveLength(10_000);
+  });
+
+  it('keeps finding phone numbers past the numbering-plan budget of a text, by their shape', () => {
+    const numbers = Array.from({ length: 1_200 }, (_, i) => `(212) ${400 + (i % 500)}-${String(1000 + i).padStart(4, '0')}`);
+    const text = `${numbers.join(', ')} and +1 (212) 000-0000`;
+    const found = run(text, { anonymize: false }).details.entities as Array<{ type: string }>;
+    expect(found).toHaveLength(1_200);
+    expect(found.every((f) => f.type === 'PHONE_NUMBER')).toBe(true);
     const haystack = `${'lorem ipsum dolor sit amet '.repeat(20_000)}reach me at jane@example.com${' consectetur'.repeat(10_000)}`;
     const result = run(haystack);
     expect(result.details.entities).toEqual([{ type: 'EMAIL_ADDRESS', start: 540_012, end: 540_028, score: 1 }]);
