@@ -118,6 +118,8 @@ describe('Dome configuration errors', () => {
     ['an invalid section no list names', { 'input-guards': [], spare: { type: 'security', methods: ['nope'] } }, ['spare', 'methods', 0], 'value_error'],
     ['an inline guard in a TOML table', { guardrail: { 'input-guards': [{ pi: { type: 'security' } }] } }, ['guardrail', 'input-guards', 0, 'pi', 'methods'], 'missing'],
     ['an agent_id of another type', { agent_id: 5 }, ['agent_id'], 'string_type'],
+    ['a guard name too long', { 'input-guards': ['g'.repeat(101)] }, ['input-guards', 0], 'string_too_long'],
+    ['too many guards', { 'input-guards': Array.from({ length: 33 }, (_, i) => `g${i}`) }, ['input-guards'], 'too_long'],
   ];
   for (const [name, raw, path, type, message] of cases) {
     it(`${name}: ${JSON.stringify(path)} ${type}`, () => {

@@ -282,6 +282,7 @@ export function parseDomeConfig(raw: unknown, options: { llmAvailable: boolean }
         const at = [...list.path, index];
         let guard: GuardSpec;
         if (typeof item === 'string') {
+          stringAt(item, at, LIMITS.name);
           const section = layout.sections.get(item);
           if (!section) fail(at, `guard '${item}' is not defined: add a section named '${item}'${layout.shape === 'console' ? " under 'guards'" : ''}`);
           guard = guardNamed(item, section?.value, section?.path ?? at);
