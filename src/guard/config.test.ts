@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listMethods } from './catalogue.js';
 import { compileDomeConfig } from './engine.js';
-import { toConsoleShape, toDomeShape } from './shapes.js';
+import { MASKED_SECRET, maskConfigSecrets, toConsoleShape, toDomeShape } from './shapes.js';
 import { GuardConfigError } from './types.js';
 
 const OFFLINE = { llmAvailable: false };
@@ -76,6 +76,20 @@ describe('Dome configuration shapes', () => {
       tox: { type: 'moderation', methods: ['moderation-flashtext'] },
       spare: { type: 'privacy', methods: ['detect-secrets'] },
     });
+  });
+});
+
+describe('maskConfigSecrets', () => {
+  it("masks Dome's credential parameters wherever they are, and nothing else", () => {
+    const raw = {
+      guardrail: { 'input-guards': [{ j: { type: 'security', methods: ['security-llm'], 'security-llm': { api_key: 'gsk_live_value', model_name: 'm' } } }] },
+      p: { type: 'policy', methods: ['policy-sections'], 'policy-sections': { aws_secret_access_key: 'abc', api_key: '' } },
+    };
+    const masked = maskConfigSecrets(raw);
+    expect(JSON.stringify(masked)).not.toContain('gsk_live_value');
+    expect(masked.p['policy-sections']).toEqual({ aws_secret_access_key: MASKED_SECRET, api_key: '' });
+    expect(masked.guardrail['input-guards'][0]?.j['security-llm'].model_name).toBe('m');
+    expect(JSON.stringify(raw)).toContain('gsk_live_value');
   });
 });
 

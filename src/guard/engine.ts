@@ -10,7 +10,7 @@ import { type Direction, type GuardSpec, type MethodSpec, type ParsedDomeConfig,
 import { errorResult } from './detectors/llm-judge.js';
 import { type DetectionResult, type DetectorContext, GuardConfigError } from './types.js';
 
-export { toConsoleShape, toDomeShape } from './shapes.js';
+export { MASKED_SECRET, maskConfigSecrets, toConsoleShape, toDomeShape } from './shapes.js';
 
 export interface CompileOptions {
   llmAvailable: boolean;

@@ -75,3 +75,22 @@ export function toDomeShape(raw: unknown): Record<string, unknown> {
   for (const [name, section] of sections) out[name] = section;
   return out;
 }
+
+/** Method parameters of Dome that carry credentials (accepted and unused by Warden; see docs/guardrails.md). */
+const SECRET_PARAMS = new Set(['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token']);
+export const MASKED_SECRET = '********';
+
+/**
+ * A copy of a configuration with the values of Dome's credential parameters masked, for answers
+ * and logs: a Dome configuration may carry an `api_key` for its own model calls, which Warden
+ * never uses and never shows back.
+ */
+export function maskConfigSecrets<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item) => maskConfigSecrets(item)) as T;
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] = SECRET_PARAMS.has(key) && typeof inner === 'string' && inner !== '' ? MASKED_SECRET : maskConfigSecrets(inner);
+  }
+  return out as T;
+}
