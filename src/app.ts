@@ -37,6 +37,11 @@ import { apiKeyRoutes, authTokenRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type ThrottleLimits } from './modules/auth/login-throttle.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/index.js';
+import { redteamRoutes } from './modules/redteam/redteam.routes.js';
+import { createRedteamService } from './modules/redteam/redteam.service.js';
+import { createResultService as createRedteamResultService } from './modules/redteam/results.service.js';
+import { createCampaignJob } from './modules/redteam/run/campaign-job.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
 import { buildPolicyServices } from './modules/policies/policies.services.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
@@ -63,6 +68,13 @@ export interface AppOptions {
   /** Number of proxies whose X-Forwarded-For is trusted. */
   trustProxyHops?: number;
   loginLimits?: ThrottleLimits;
+  /**
+   * The background job runner's settings (docs/jobs.md). The runner is made here and started by
+   * `app.jobs.start()` (main.ts, after listen; tests that run jobs); it stops when the app closes.
+   */
+  jobs?: Partial<Pick<JobRunnerOptions, 'concurrency' | 'pollMs' | 'leaseMs' | 'flushMs' | 'stopTimeoutMs' | 'maxLogLines'>> | undefined;
+  /** Attacks one red-team campaign has in flight at once (default 4). */
+  redteamConcurrency?: number | undefined;
   /** Where agents may live (WARDEN_OUTBOUND_*); absent: the default fence (cloud metadata refused). */
   outbound?: OutboundRules;
   /** The agent connector; absent: one built with `outbound`, closed with the app. Tests inject their own. */
@@ -103,6 +115,8 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     policies: buildPolicyServices(deps),
     dome: createDomeService(deps),
     detections: createDetectionService(deps),
+    redteam: createRedteamService(deps),
+    redteamResults: createRedteamResultService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
@@ -117,6 +131,8 @@ export interface RouteInfo {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** This process's background job runner (red-team campaigns…): started by the caller, stopped on close. */
+    jobs: JobRunner;
     /** Every API route (under /v1), in registration order. */
     apiRoutes: RouteInfo[];
   }
@@ -165,6 +181,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
+  const jobs = createJobRunner({
+    db: deps.db,
+    dialect: deps.dialect,
+    handlers: [
+      createCampaignJob({
+        db: deps.db,
+        agentSecrets: deps.keys.agentSecrets,
+        connector,
+        llm: deps.llm,
+        now: deps.now,
+        concurrency: options.redteamConcurrency ?? 4,
+      }),
+    ],
+    ...options.jobs,
+    logger: app.log,
+  });
+  app.decorate('jobs', jobs);
+  // Before the database closes (runtime.ts closes it in an onClose hook): running jobs go back to the queue.
+  app.addHook('preClose', async () => jobs.stop());
   const apiRoutes: RouteInfo[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
@@ -234,6 +269,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(dashboardRoutes, { dashboard: services.dashboard });
     await api.register(policyRoutes, services.policies);
     await api.register(domeRoutes, { dome: services.dome, detections: services.detections });
+    await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
   });
 
   return app;

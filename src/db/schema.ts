@@ -315,6 +315,74 @@ export interface JobLogsTable {
   message: string;
 }
 
+/** A red-team campaign (docs/redteam.md). JSON columns are text. */
+export interface RedteamCampaignsTable {
+  id: string;
+  team_id: string;
+  created_by: string;
+  tool: string;
+  agent_id: string | null;
+  /** The URL attacked: the bare URL given, or the agent's at creation (for the record). */
+  agent_url: string | null;
+  agent_protocol: string;
+  /** AES-256-GCM ciphertext of the campaign's `agent_api_key`; never answered. */
+  agent_api_key_enc: string | null;
+  agent_model_name: string | null;
+  purpose: string;
+  /** JSON array of categories. */
+  categories: string;
+  /** JSON array of probe ids, or null. */
+  custom_plugins: string | null;
+  /** JSON array of strategies. */
+  strategies: string;
+  num_tests: number;
+  /** JSON: the provider_config options Warden reads (best_of_n, crescendo_turns…), defaults filled. */
+  options: string;
+  access_level: string;
+  seed: number;
+  /** The Dome configuration the campaign sends its attacks through, or null. */
+  dome_config_id: string | null;
+  /** pending | running | completed | failed | cancelled. */
+  status: string;
+  status_message: string | null;
+  error_message: string | null;
+  job_id: string | null;
+  /** JSON: the planned cases (written on the first run, so a resumed run attacks the same). */
+  cases: string | null;
+  /** JSON: the summary and success rates at completion. */
+  summary: string | null;
+  /** JSON: the suggested Dome configuration, or null. */
+  suggestion: string | null;
+  created_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  updated_at: number;
+}
+
+/** One attack of a campaign: its finding and conversation. Written in the background while a campaign runs. */
+export interface RedteamFindingsTable {
+  campaign_id: string;
+  attack_id: string;
+  seq: number;
+  category: string;
+  probe: string;
+  strategy: string;
+  severity: string;
+  /** 1 resisted, 0 the attack worked, null errored. */
+  passed: number | null;
+  attack_prompt: string;
+  agent_response: string;
+  phenotype_category: string | null;
+  attack_score: number | null;
+  detector_id: string | null;
+  /** JSON object. */
+  metadata: string;
+  /** JSON array of ConversationTurn. */
+  conversation: string;
+  error: string | null;
+  created_at: number;
+}
+
 export interface DB {
   users: UsersTable;
   teams: TeamsTable;
@@ -335,5 +403,7 @@ export interface DB {
   dome_instances: DomeInstancesTable;
   detections: DetectionsTable;
   jobs: JobsTable;
+  redteam_campaigns: RedteamCampaignsTable;
+  redteam_findings: RedteamFindingsTable;
   job_logs: JobLogsTable;
 }

@@ -1,0 +1,64 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { DB, RedteamCampaignsTable, RedteamFindingsTable } from '../../db/schema.js';
+
+export type CampaignRow = Selectable<RedteamCampaignsTable>;
+export type FindingRow = Selectable<RedteamFindingsTable>;
+export type NewFinding = Insertable<RedteamFindingsTable>;
+
+/** A campaign that has not ended: the only ones a run (or a cancel) may still change. */
+export const ACTIVE_STATUSES = ['pending', 'running'] as const;
+
+export const insertCampaign = (db: Kysely<DB>, row: Insertable<RedteamCampaignsTable>) => db.insertInto('redteam_campaigns').values(row).execute();
+
+export const findCampaign = (db: Kysely<DB>, id: string) => db.selectFrom('redteam_campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const updateCampaign = (db: Kysely<DB>, id: string, patch: Updateable<RedteamCampaignsTable>) =>
+  db.updateTable('redteam_campaigns').set(patch).where('id', '=', id).execute();
+
+/** Changes a campaign that has not ended; false when it had (cancelled, deleted…): the caller stops. */
+export async function updateActive(db: Kysely<DB>, id: string, patch: Updateable<RedteamCampaignsTable>): Promise<boolean> {
+  const result = await db.updateTable('redteam_campaigns').set(patch).where('id', '=', id).where('status', 'in', [...ACTIVE_STATUSES]).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export const deleteCampaign = (db: Kysely<DB>, id: string) => db.deleteFrom('redteam_campaigns').where('id', '=', id).execute();
+
+/** Newest first, over the teams given. */
+export function listCampaigns(db: Kysely<DB>, teamIds: readonly string[], limit: number, offset: number) {
+  if (teamIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('redteam_campaigns')
+    .selectAll()
+    .where('team_id', 'in', [...teamIds])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export const findAgentRow = (db: Kysely<DB>, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findDomeConfig = (db: Kysely<DB>, id: string) => db.selectFrom('dome_configs').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function insertFindings(db: Kysely<DB>, rows: readonly NewFinding[]): Promise<void> {
+  if (rows.length === 0) return;
+  // A resumed run may finish an attack the interrupted one had written: the first write stands.
+  await db
+    .insertInto('redteam_findings')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['campaign_id', 'attack_id']).doNothing())
+    .execute();
+}
+
+export async function storedAttackIds(db: Kysely<DB>, campaignId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('redteam_findings').select('attack_id').where('campaign_id', '=', campaignId).execute();
+  return new Set(rows.map((r) => r.attack_id));
+}
+
+export const listFindings = (db: Kysely<DB>, campaignId: string) =>
+  db.selectFrom('redteam_findings').selectAll().where('campaign_id', '=', campaignId).orderBy('seq').orderBy('attack_id').execute();
+
+/** Per attack: what the summary and the success rates are computed from (no texts). */
+export const findingOutcomes = (db: Kysely<DB>, campaignId: string) =>
+  db.selectFrom('redteam_findings').select(['category', 'strategy', 'severity', 'passed', 'metadata', 'error']).where('campaign_id', '=', campaignId).execute();

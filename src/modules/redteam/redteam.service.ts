@@ -1,0 +1,197 @@
+import type { Deps } from '../../deps.js';
+import { encryptSecret } from '../../crypto/keys.js';
+import { AppError, conflict, invalid } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { cancelJob, deleteJobsBySubject, enqueueJob, getJob, listJobLogs } from '../../jobs/index.js';
+import { getProbe, probeIds } from '../../redteam/probes/index.js';
+import { isStrategy } from '../../redteam/strategies.js';
+import { ATTACK_CATEGORIES, STRATEGIES, type AttackCategory, type Strategy } from '../../redteam/types.js';
+import type { Principal } from '../auth/permissions.js';
+import { authorize, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { loadCampaign } from './access.js';
+import { parseOptions } from './options.js';
+import { TOOL, toCampaignItem, toCampaignStatus } from './redteam.mapping.js';
+import * as repo from './redteam.repo.js';
+import type { CreateCampaignBody } from './redteam.schemas.js';
+import { CAMPAIGN_JOB, type CampaignJobPayload } from './run/campaign-job.js';
+
+type RedteamDeps = Pick<Deps, 'db' | 'now' | 'keys'>;
+
+/** The reference's other red-team tools: named in the refusal so that a client sees what this installation runs instead. */
+const OTHER_TOOLS = ['promptfoo', 'garak', 'pyrit'];
+const QUEUED = 'Queued: waiting for a worker';
+const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+function checkTool(tool: string): void {
+  if (tool === TOOL) return;
+  const why = OTHER_TOOLS.includes(tool) ? `${tool} is not installed in Warden` : `'${tool}' is not a red-team tool of this installation`;
+  throw invalid(['body', 'tool'], `Input should be '${TOOL}': ${why}; the tools this installation runs are: ${TOOL}`, 'enum');
+}
+
+function checkStrategies(names: readonly string[] | null | undefined): Strategy[] {
+  const given = names === null || names === undefined || names.length === 0 ? ['basic'] : names;
+  given.forEach((name, i) => {
+    if (!isStrategy(name)) throw invalid(['body', 'strategies', i], `Input should be one of ${quoted(STRATEGIES)}`, 'enum');
+  });
+  return [...new Set(given as Strategy[])];
+}
+
+/** The custom category needs probes to run; probes need the custom category. */
+function checkCustomPlugins(categories: readonly AttackCategory[], plugins: readonly string[] | null | undefined): string[] | null {
+  const named = plugins ?? [];
+  named.forEach((name, i) => {
+    if (getProbe(name) === undefined) throw invalid(['body', 'custom_plugins', i], `Unknown probe '${name}': the probes are ${quoted(probeIds())}`, 'enum');
+  });
+  if (categories.includes('custom') && named.length === 0) {
+    throw invalid(['body', 'custom_plugins'], `The custom category runs the probes named here: name at least one of ${quoted(probeIds())}`, 'missing');
+  }
+  if (!categories.includes('custom') && named.length > 0) throw invalid(['body', 'custom_plugins'], "custom_plugins run under the 'custom' category: add it to categories", 'value_error');
+  return named.length > 0 ? [...new Set(named)] : null;
+}
+
+const logText = (lines: ReadonlyArray<{ at: number; level: string; message: string }>) =>
+  lines.map((line) => `${new Date(line.at).toISOString()} ${line.level.toUpperCase()} ${line.message}`).join('\n');
+
+export function createRedteamService(deps: RedteamDeps) {
+  const { db, now } = deps;
+
+  /** The agent attacked and how: its access level and the Dome configuration in front of it. */
+  async function resolveTarget(teamId: string, body: CreateCampaignBody, options: ReturnType<typeof parseOptions>) {
+    let domeConfigId: string | null = null;
+    if (options.dome_config_id !== null) {
+      const config = await repo.findDomeConfig(db, options.dome_config_id);
+      if (config === undefined || config.team_id !== teamId) {
+        throw invalid(['body', 'provider_config', 'dome_config_id'], 'No Dome configuration with this id in this team', 'value_error');
+      }
+      domeConfigId = config.id;
+    }
+    if (body.agent_id == null) {
+      if (body.agent_url == null) throw invalid(['body', 'agent_id'], 'Give agent_id (an agent of the registry) or agent_url (an endpoint to attack)', 'missing');
+      if (!/^https?:\/\//i.test(body.agent_url)) throw invalid(['body', 'agent_url'], 'URL scheme should be http or https', 'url_scheme');
+      return { agentId: null, url: body.agent_url, protocol: options.protocol, accessLevel: 'black_box', domeConfigId };
+    }
+    const agent = await repo.findAgentRow(db, body.agent_id);
+    if (agent === undefined || agent.team_id !== teamId) throw new AppError('not_found', 'Agent not found in this team');
+    if (agent.agent_url === null || agent.agent_url.trim() === '') {
+      throw conflict('The agent has no agent_url: set the URL Warden should call before attacking it');
+    }
+    if (body.agent_url != null && body.agent_url !== agent.agent_url) {
+      throw invalid(['body', 'agent_url'], "agent_url differs from the agent's own URL: give agent_id or agent_url, not both", 'value_error');
+    }
+    if (domeConfigId === null && options.through_dome && agent.dome_config_id !== null) {
+      const applied = await repo.findDomeConfig(db, agent.dome_config_id);
+      if (applied !== undefined && applied.team_id === teamId) domeConfigId = applied.id;
+    }
+    return { agentId: agent.id, url: agent.agent_url, protocol: agent.protocol, accessLevel: agent.access_level, domeConfigId };
+  }
+
+  return {
+    tools(principal: Principal) {
+      requireAnywhere(principal, 'redteam:read');
+      return [{ tool: TOOL, categories: [...ATTACK_CATEGORIES] }];
+    },
+
+    async create(principal: Principal, body: CreateCampaignBody) {
+      requireAnywhere(principal, 'redteam:write');
+      const teamId = resolveTeam(principal, body.team_id);
+      authorize(principal, 'redteam:write', teamId, 'Team');
+      checkTool(body.tool);
+      const categories = [...new Set(body.categories)];
+      const strategies = checkStrategies(body.strategies);
+      const customPlugins = checkCustomPlugins(categories, body.custom_plugins);
+      const options = parseOptions(body.provider_config as Record<string, unknown> | null | undefined);
+      const target = await resolveTarget(teamId, body, options);
+      // The seed and the configuration have columns of their own.
+      const { seed, dome_config_id: _configId, ...stored } = options;
+      const id = newId();
+      const at = now();
+      const key = body.agent_api_key ?? '';
+      await db.transaction().execute(async (trx) => {
+        await repo.insertCampaign(trx, {
+          id,
+          team_id: teamId,
+          created_by: principal.userId,
+          tool: TOOL,
+          agent_id: target.agentId,
+          agent_url: target.url,
+          agent_protocol: target.protocol,
+          agent_api_key_enc: key === '' ? null : encryptSecret(deps.keys.agentSecrets, key),
+          agent_model_name: body.agent_model_name ?? null,
+          purpose: body.purpose,
+          categories: JSON.stringify(categories),
+          custom_plugins: customPlugins === null ? null : JSON.stringify(customPlugins),
+          strategies: JSON.stringify(strategies),
+          num_tests: body.num_tests,
+          options: JSON.stringify(stored),
+          access_level: target.accessLevel,
+          seed,
+          dome_config_id: target.domeConfigId,
+          status: 'pending',
+          status_message: QUEUED,
+          error_message: null,
+          job_id: null,
+          cases: null,
+          summary: null,
+          suggestion: null,
+          created_at: at,
+          started_at: null,
+          completed_at: null,
+          updated_at: at,
+        });
+        const payload: CampaignJobPayload = { campaignId: id };
+        const jobId = await enqueueJob(trx, { kind: CAMPAIGN_JOB, payload, teamId, subjectId: id, now: at });
+        await repo.updateCampaign(trx, id, { job_id: jobId });
+      });
+      return { campaign_id: id, status: 'pending' };
+    },
+
+    async get(principal: Principal, id: string, teamId: string | undefined) {
+      const row = await loadCampaign(db, principal, id, teamId, 'redteam:read');
+      const job = row.job_id === null ? undefined : await getJob(db, row.job_id);
+      return toCampaignStatus(row, job);
+    },
+
+    /** Newest first: the team given, else every team of the caller where they may read campaigns. */
+    async list(principal: Principal, query: { team_id?: string | undefined; limit: number; offset: number }) {
+      requireAnywhere(principal, 'redteam:read');
+      let teamIds: string[];
+      if (query.team_id !== undefined) {
+        authorize(principal, 'redteam:read', query.team_id, 'Team');
+        teamIds = [query.team_id];
+      } else {
+        teamIds = [...principal.memberships.keys()].filter((team) => holds(principal, 'redteam:read', team));
+      }
+      const rows = await repo.listCampaigns(db, teamIds, query.limit, query.offset);
+      return { campaigns: rows.map(toCampaignItem) };
+    },
+
+    /** Stops a campaign that has not ended: it is `cancelled` at once (its findings so far stay) and its job stops sending. */
+    async cancel(principal: Principal, id: string, teamId: string | undefined) {
+      const row = await loadCampaign(db, principal, id, teamId, 'redteam:write');
+      const at = now();
+      const changed = await repo.updateActive(db, row.id, { status: 'cancelled', status_message: 'Cancelled', completed_at: at, updated_at: at });
+      if (!changed) throw conflict(`The campaign has already ended (${row.status})`);
+      if (row.job_id !== null) await cancelJob(db, row.job_id);
+      return { status: 'cancelled', campaign_id: row.id };
+    },
+
+    /** Deletes the campaign, its findings and its job (a running one stops). */
+    async remove(principal: Principal, id: string, teamId: string | undefined) {
+      const row = await loadCampaign(db, principal, id, teamId, 'redteam:write');
+      await db.transaction().execute(async (trx) => {
+        await deleteJobsBySubject(trx, row.id);
+        await repo.deleteCampaign(trx, row.id);
+      });
+      return { status: 'deleted', campaign_id: row.id };
+    },
+
+    /** The campaign's log, oldest line first: `time LEVEL message` per line. */
+    async logs(principal: Principal, id: string, teamId: string | undefined, limit: number) {
+      const row = await loadCampaign(db, principal, id, teamId, 'redteam:read');
+      const lines = row.job_id === null ? [] : await listJobLogs(db, row.job_id, { limit });
+      return { campaign_id: row.id, status: row.status, logs: logText(lines) };
+    },
+  };
+}
+
+export type RedteamService = ReturnType<typeof createRedteamService>;

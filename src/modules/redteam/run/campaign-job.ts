@@ -1,0 +1,227 @@
+import { setMaxListeners } from 'node:events';
+import type { Kysely } from 'kysely';
+import type { LlmConfig } from '../../../config.js';
+import type { AgentConnector } from '../../../connector/types.js';
+import type { DB } from '../../../db/schema.js';
+import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
+import { detectorLlm } from '../../../guard/llm.js';
+import type { JobContext, JobHandler } from '../../../jobs/types.js';
+import { chatText } from '../../../llm/client.js';
+import { CANDIDATE_GUARDS, candidateConfig, caughtBy, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
+import { judge } from '../../../redteam/judge.js';
+import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
+import { planAttacks } from '../../../redteam/plan.js';
+import { runAttack, type AttackRunner } from '../../../redteam/run-attack.js';
+import type { AttackCase, RedteamLlm, SendTurns, Strategy } from '../../../redteam/types.js';
+import { createGuardContexts } from '../../dome/guard-context.js';
+import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
+import { findCampaign, findDomeConfig, storedAttackIds, updateActive, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
+import { findingRow, findingWriter } from './findings.js';
+import { completeCampaign } from './outcome.js';
+import { planCampaign } from './planning.js';
+import { runStaticPass } from './static-pass.js';
+import { campaignTarget } from './target.js';
+
+export const CAMPAIGN_JOB = 'redteam-campaign';
+
+export interface CampaignJobPayload {
+  campaignId: string;
+}
+
+export interface CampaignRunOptions {
+  db: Kysely<DB>;
+  /** The key that seals agents' and campaigns' API keys (ServiceKeys.agentSecrets): keys are opened here only. */
+  agentSecrets: Buffer;
+  connector: AgentConnector;
+  llm?: LlmConfig | undefined;
+  /** Epoch seconds. */
+  now: () => number;
+  /** Attacks in flight at once per campaign (the agent's rate ceiling applies on top, in the connector). */
+  concurrency: number;
+  /** Findings per write, and the longest a finding waits to be written (ms). */
+  batchSize?: number;
+  batchIntervalMs?: number;
+}
+
+/** A campaign whose first attacks all fail this many times in a row, without one answer, fails: the agent cannot be reached. */
+const ERRORS_BEFORE_GIVING_UP = 10;
+const MAX_LOGGED_ERRORS = 20;
+
+const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** The configured model as the engine calls it (generation may take a while: two minutes per call). */
+const redteamLlm = (llm: LlmConfig): RedteamLlm => ({
+  complete: (messages, options = {}) => chatText(llm, messages, { timeoutMs: 120_000, ...(options.signal ? { signal: options.signal } : {}) }),
+});
+
+/**
+ * The job that runs a campaign (docs/redteam.md, "How a campaign runs"): plans the attacks (or
+ * reads the plan a previous run stored), skips attacks already stored, sends the others a few
+ * at a time through the agent's guard when one is applied, judges each answer, says which
+ * guard would have caught each successful attack, runs the white-box pass, and completes the
+ * campaign with its numbers and a suggested Dome configuration. Resumed after a restart.
+ */
+export function createCampaignJob(options: CampaignRunOptions): JobHandler<CampaignJobPayload> {
+  const { db, now } = options;
+  const contexts = createGuardContexts({ db, llm: options.llm });
+  const llm = options.llm ? redteamLlm(options.llm) : undefined;
+  const detectorModel = detectorLlm(options.llm);
+
+  /** The Dome configuration the campaign goes through, compiled and bound to the team's scan context. */
+  async function guardOf(campaign: CampaignRow, signal: AbortSignal): Promise<{ scan: GuardScanner; source: Record<string, unknown> } | null> {
+    if (campaign.dome_config_id === null) return null;
+    const row = await findDomeConfig(db, campaign.dome_config_id);
+    if (row === undefined) throw new Error('The Dome configuration the campaign was to run through was deleted');
+    const compiled = compileDomeConfig(JSON.parse(row.config_body), { llmAvailable: options.llm !== undefined });
+    const context = await contexts.forScan(row.team_id, compiled.usesPolicyRules);
+    return { scan: (direction, text) => compiled.scan(direction, text, { ...context, signal }), source: compiled.source };
+  }
+
+  /** The catalogue's candidate guards, each compiled alone (those that need a model only with one). */
+  function candidateScanners(signal: AbortSignal) {
+    return CANDIDATE_GUARDS.filter((c) => !c.needsLlm || options.llm !== undefined).map((candidate) => {
+      const compiled = compileDomeConfig(candidateConfig(candidate), { llmAvailable: options.llm !== undefined });
+      const scan: GuardScanner = (direction, text) => compiled.scan(direction, text, { llm: detectorModel, signal });
+      return { candidate, scan };
+    });
+  }
+
+  async function run(context: JobContext<CampaignJobPayload>): Promise<void> {
+    const { signal } = context;
+    const campaign = await findCampaign(db, context.payload.campaignId);
+    // Deleted, or cancelled before a worker took it: nothing to do.
+    if (campaign === undefined || !(ACTIVE_STATUSES as readonly string[]).includes(campaign.status)) return;
+    const settings: CampaignOptions = { ...DEFAULT_OPTIONS, ...JSON.parse(campaign.options), seed: campaign.seed, dome_config_id: campaign.dome_config_id };
+    const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
+    const startedAt = campaign.started_at ?? now();
+    if (!(await updateActive(db, campaign.id, { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() }))) return;
+
+    const log = (line: string, level: 'info' | 'warn' = 'info') => void context.log(line, level);
+    let cases: AttackCase[];
+    if (campaign.cases !== null) cases = JSON.parse(campaign.cases) as AttackCase[];
+    else {
+      cases = await planCampaign(campaign, knowledge, llm, signal, log);
+      if (!(await updateActive(db, campaign.id, { cases: JSON.stringify(cases), updated_at: now() }))) return;
+    }
+    const attacks = planAttacks(cases, JSON.parse(campaign.strategies) as Strategy[], campaign.seed);
+    const stored = await storedAttackIds(db, campaign.id);
+    const queue = attacks.map((attack, seq) => ({ attack, seq })).filter(({ attack }) => !stored.has(attack.id));
+    const total = attacks.length + (source === null ? 0 : 3);
+    let done = [...stored].filter((id) => !id.startsWith('static:')).length;
+    log(`Planned ${attacks.length} attacks (${cases.length} cases × ${JSON.parse(campaign.strategies).length} strategies), seed ${campaign.seed}` + (done ? `; ${done} already done` : ''));
+
+    const guard = await guardOf(campaign, signal);
+    if (guard) log(`Attacks go through the Dome configuration ${campaign.dome_config_id}, as Warden's gateway would send them`);
+    const candidates = candidateScanners(signal);
+    const send: SendTurns = async (turns, sendOptions) => {
+      const result = await options.connector.send(target, turns, sendOptions);
+      return result.ok ? { ok: true, text: result.text, contextId: result.contextId } : { ok: false, error: result.error, kind: result.kind };
+    };
+    const judgeContext = {
+      systemPrompt: target.systemPrompt ?? null,
+      detect: (method: string, text: string, params: Record<string, unknown> = {}) => runDetection(method, text, params, { llm: detectorModel, signal }),
+    };
+    const runner: AttackRunner = {
+      exchange: guardedExchange(send, guard?.scan),
+      judge: async (goal, answer, { prompt, signal: judgeSignal }) => {
+        const verdict = await judge(goal, answer, judgeContext);
+        return llm ? refineVerdict(llm, { goal, prompt, answer, verdict, signal: judgeSignal }) : verdict;
+      },
+      steer: llm ? crescendoSteer(llm) : undefined,
+      bestOfN: settings.best_of_n,
+      crescendoTurns: settings.crescendo_turns,
+    };
+
+    await updateActive(db, campaign.id, { status_message: `Attacking: ${done} of ${total}`, updated_at: now() });
+    const writer = findingWriter(db, {
+      size: options.batchSize ?? 25,
+      intervalMs: options.batchIntervalMs ?? 500,
+      onWritten: (count) => {
+        done += count;
+        void context.progress({ done, total, message: `${done} of ${total} attacks` });
+      },
+    });
+    void context.progress({ done, total, message: `${done} of ${total} attacks` });
+    // Stops the senders when the job is aborted, when writing fails, or when the agent cannot be reached.
+    const local = new AbortController();
+    const sending = AbortSignal.any([signal, local.signal]);
+    // Every call in flight listens to it (several listeners each): not a leak.
+    setMaxListeners(0, sending);
+    let answered = stored.size > 0;
+    let errorsInARow = 0;
+    let loggedErrors = 0;
+    let failure: Error | undefined;
+    let firstError: string | undefined;
+    let next = 0;
+    const worker = async () => {
+      while (!sending.aborted) {
+        const item = queue[next++];
+        if (item === undefined) return;
+        const outcome = await runAttack(item.attack, runner, sending);
+        if (sending.aborted) return;
+        if (outcome.error !== null) {
+          errorsInARow += 1;
+          firstError ??= outcome.error;
+          if (loggedErrors++ < MAX_LOGGED_ERRORS) log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
+          if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) {
+            failure = new Error(`The agent could not be reached: ${clip(outcome.error)}`);
+            local.abort();
+            return;
+          }
+        } else {
+          answered = true;
+          errorsInARow = 0;
+        }
+        const goal = item.attack.case.goal;
+        const catches = outcome.verdict?.succeeded
+          ? await caughtBy(outcome, candidates, (answer) => runner.judge(goal, answer, { prompt: outcome.prompt, signal: sending }))
+          : null;
+        try {
+          await writer.add(findingRow(campaign.id, item.seq, outcome, catches, now()));
+        } catch (error) {
+          failure = error instanceof Error ? error : new Error(String(error));
+          local.abort();
+          return;
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker));
+      await writer.flush();
+    } finally {
+      writer.close();
+    }
+    if (failure) throw failure;
+    if (signal.aborted) return;
+    if (!answered && firstError !== undefined) throw new Error(`No attack got an answer from the agent: ${clip(firstError)}`);
+
+    const white = source === null ? null : await runStaticPass(db, campaign.id, source, attacks.length, stored, now, log);
+    if (white) void context.progress({ done: total, total, message: `${total} of ${total}` });
+    const current = await findCampaign(db, campaign.id);
+    if (current === undefined) return;
+    const completed = await completeCampaign(db, current, {
+      at: now(),
+      applied: guard?.source ?? null,
+      llmAvailable: options.llm !== undefined,
+      extra: white === null ? {} : { white_box: white },
+      log,
+    });
+    if (completed) log('Completed');
+  }
+
+  return {
+    kind: CAMPAIGN_JOB,
+    onInterrupted: 'resume',
+    run,
+    async onEnded({ payload, status, reason }, trx) {
+      const at = now();
+      await updateActive(trx, payload.campaignId, {
+        status,
+        status_message: status === 'failed' ? 'Failed' : 'Cancelled',
+        error_message: status === 'failed' ? reason : null,
+        completed_at: at,
+        updated_at: at,
+      });
+    },
+  };
+}

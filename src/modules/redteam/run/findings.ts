@@ -1,0 +1,166 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { CATEGORY_DEFAULTS, getProbe } from '../../../redteam/probes/index.js';
+import type { StaticFinding } from '../../../redteam/static-analysis.js';
+import type { Catch } from '../../../redteam/guard.js';
+import type { AttackOutcome, ConversationTurn } from '../../../redteam/types.js';
+import { insertFindings, type NewFinding } from '../redteam.repo.js';
+
+/** A stored text keeps at most this many characters (the verdict was made on the whole of it). */
+const MAX_TEXT = 32_000;
+/** PostgreSQL text cannot hold NUL; an agent's answer may. */
+const storable = (text: string) => {
+  const clean = text.replace(/\u0000/g, '');
+  return clean.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT)}…` : clean;
+};
+
+const storableTurn = (turn: ConversationTurn): ConversationTurn => ({
+  ...turn,
+  prompt: storable(turn.prompt),
+  response: storable(turn.response),
+  ...(turn.unguardedResponse !== undefined ? { unguardedResponse: storable(turn.unguardedResponse) } : {}),
+});
+
+/** One attack's row: its finding (or its error) and its conversation. */
+export function findingRow(campaignId: string, seq: number, outcome: AttackOutcome, catches: readonly Catch[] | null, at: number): NewFinding {
+  const { attack, verdict } = outcome;
+  const probe = getProbe(attack.case.probe);
+  const fallback = attack.case.category === 'custom' ? undefined : CATEGORY_DEFAULTS[attack.case.category];
+  const judgedTurn = outcome.conversation.find((turn) => turn.judged && turn.prompt === outcome.prompt);
+  const metadata: Record<string, unknown> = {
+    case_id: attack.case.id,
+    source: attack.case.source,
+    goal: attack.case.goal.kind,
+    reason: verdict?.reason ?? null,
+    turns: outcome.conversation.length,
+  };
+  if (attack.strategy === 'best-of-n') metadata.attempts = new Set(outcome.conversation.map((t) => t.attempt)).size;
+  if (judgedTurn?.blockedBy) metadata.blocked_by = judgedTurn.blockedBy;
+  if (judgedTurn?.guardedBy) metadata.guarded_by = judgedTurn.guardedBy;
+  if (catches !== null) metadata.caught_by = catches;
+  return {
+    campaign_id: campaignId,
+    attack_id: attack.id,
+    seq,
+    category: attack.case.category,
+    probe: attack.case.probe,
+    strategy: attack.strategy,
+    severity: probe?.severity ?? fallback?.severity ?? 'medium',
+    passed: verdict === null ? null : verdict.succeeded ? 0 : 1,
+    attack_prompt: storable(outcome.prompt),
+    agent_response: storable(outcome.response),
+    phenotype_category: probe?.phenotype ?? fallback?.phenotype ?? null,
+    attack_score: verdict?.score ?? null,
+    detector_id: verdict?.detector ?? null,
+    metadata: JSON.stringify(metadata),
+    conversation: JSON.stringify(outcome.conversation.map(storableTurn)),
+    error: outcome.error === null ? null : storable(outcome.error),
+    created_at: at,
+  };
+}
+
+const STATIC_PHENOTYPE: Record<StaticFinding['rule'], string> = {
+  'hardcoded-secret': 'security.confidentiality.hardcoded_secret',
+  'prompt-concatenation': 'security.integrity.prompt_injection',
+  'unrestricted-tool': 'security.integrity.excessive_agency',
+};
+
+/** A white-box finding: no conversation, the source location instead. Never the secret itself. */
+export function staticRow(campaignId: string, seq: number, finding: StaticFinding, index: number, at: number): NewFinding {
+  return {
+    campaign_id: campaignId,
+    attack_id: `static:${finding.rule}:${index}`,
+    seq,
+    category: 'source_code',
+    probe: `static.${finding.rule}`,
+    strategy: 'static-analysis',
+    severity: finding.severity,
+    passed: 0,
+    attack_prompt: `${finding.file}:${finding.line}`,
+    agent_response: storable(finding.excerpt),
+    phenotype_category: STATIC_PHENOTYPE[finding.rule],
+    attack_score: 1,
+    detector_id: finding.rule === 'hardcoded-secret' ? 'detect-secrets' : `static-${finding.rule}`,
+    metadata: JSON.stringify({ rule: finding.rule, file: finding.file, line: finding.line, reason: finding.detail }),
+    conversation: '[]',
+    error: null,
+    created_at: at,
+  };
+}
+
+/** A white-box check that found nothing: one passed finding, so that the summary counts it. */
+export function staticPassRow(campaignId: string, seq: number, rule: StaticFinding['rule'], files: number, at: number): NewFinding {
+  const what: Record<StaticFinding['rule'], string> = {
+    'hardcoded-secret': 'No hard-coded secret found',
+    'prompt-concatenation': 'No prompt built from user input by concatenation found',
+    'unrestricted-tool': 'No tool reaching a shell, code, URL, file or SQL sink without an allow-list found',
+  };
+  return {
+    campaign_id: campaignId,
+    attack_id: `static:${rule}:clean`,
+    seq,
+    category: 'source_code',
+    probe: `static.${rule}`,
+    strategy: 'static-analysis',
+    severity: 'low',
+    passed: 1,
+    attack_prompt: `${files} source file(s)`,
+    agent_response: what[rule],
+    phenotype_category: STATIC_PHENOTYPE[rule],
+    attack_score: 0,
+    detector_id: rule === 'hardcoded-secret' ? 'detect-secrets' : `static-${rule}`,
+    metadata: JSON.stringify({ rule, reason: what[rule] }),
+    conversation: '[]',
+    error: null,
+    created_at: at,
+  };
+}
+
+/**
+ * Findings written in batches (one transaction per `size` rows or per `intervalMs`), so that
+ * a campaign costs few commits whatever its size (docs/jobs.md, "Cost on SQLite").
+ */
+export function findingWriter(db: Kysely<DB>, options: { size: number; intervalMs: number; onWritten: (count: number) => void }) {
+  let pending: NewFinding[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  let failure: unknown;
+
+  function flush(): Promise<void> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const rows = pending;
+    pending = [];
+    if (rows.length > 0) {
+      writing = writing.then(async () => {
+        if (failure !== undefined) return;
+        try {
+          await insertFindings(db, rows);
+          options.onWritten(rows.length);
+        } catch (error) {
+          failure = error;
+        }
+      });
+    }
+    return writing.then(() => {
+      if (failure !== undefined) throw failure;
+    });
+  }
+
+  return {
+    async add(row: NewFinding): Promise<void> {
+      if (failure !== undefined) throw failure;
+      pending.push(row);
+      if (pending.length >= options.size) return flush();
+      if (timer === undefined) {
+        timer = setTimeout(() => void flush().catch(() => undefined), options.intervalMs);
+        timer.unref();
+      }
+    },
+    flush,
+    close() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import { agentTarget, urlTarget, type AgentProtocol, type AgentTarget } from '../../../connector/index.js';
+import { decryptSecret } from '../../../crypto/keys.js';
+import { fromJsonColumn } from '../../../db/json-columns.js';
+import type { AgentsTable, DB } from '../../../db/schema.js';
+import { NO_KNOWLEDGE, type AgentKnowledge } from '../../../redteam/types.js';
+import type { CampaignOptions } from '../options.js';
+import { findAgentRow, type CampaignRow } from '../redteam.repo.js';
+
+export interface CampaignTarget {
+  target: AgentTarget;
+  knowledge: AgentKnowledge;
+  /** white_box: the agent's source and its entry point. */
+  source: { code: string; entryPoint: string | null } | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : []);
+
+/** What Warden knows of the agent (grey box): its prompt, tools and skills, MCP servers, delegated agents. */
+export function knowledgeOf(agent: Pick<AgentsTable, 'agent_system_prompt' | 'capabilities' | 'skills' | 'mcp_config' | 'delegated_agents'>): AgentKnowledge {
+  const capabilities = fromJsonColumn<unknown>(agent.capabilities);
+  const skills = fromJsonColumn<unknown>(agent.skills);
+  const mcp = fromJsonColumn<unknown>(agent.mcp_config);
+  const delegated = fromJsonColumn<unknown>(agent.delegated_agents);
+  const tools = strings(isObject(capabilities) ? capabilities.tools : undefined).map((name) => ({ name, description: null as string | null }));
+  for (const skill of Array.isArray(skills) ? skills : []) {
+    if (isObject(skill) && typeof skill.name === 'string') tools.push({ name: skill.name, description: typeof skill.description === 'string' ? skill.description : null });
+  }
+  const mcpServers = isObject(mcp) ? [...strings(mcp.server_urls), ...strings([mcp.proxy_url])] : [];
+  const delegatedAgents = (Array.isArray(delegated) ? delegated : []).flatMap((d) =>
+    isObject(d) && typeof d.url === 'string' ? [{ name: typeof d.name === 'string' && d.name ? d.name : d.url, url: d.url }] : [],
+  );
+  return { systemPrompt: agent.agent_system_prompt, tools, mcpServers, delegatedAgents };
+}
+
+const reachesGreyBox = (level: string) => level === 'grey_box' || level === 'white_box';
+
+/**
+ * The campaign's target: the agent of the registry (its protocol, prompt, parameters, rate
+ * ceiling; the campaign's key and model name, when given, instead of the agent's), or the bare
+ * URL. Keys are opened here only, for the connector.
+ */
+export async function campaignTarget(db: Kysely<DB>, agentSecrets: Buffer, campaign: CampaignRow, options: CampaignOptions): Promise<CampaignTarget> {
+  const campaignKey = campaign.agent_api_key_enc === null ? null : decryptSecret(agentSecrets, campaign.agent_api_key_enc);
+  if (campaign.agent_id === null) {
+    if (campaign.agent_url === null) throw new Error('The campaign has no target');
+    const target = urlTarget({
+      url: campaign.agent_url,
+      protocol: campaign.agent_protocol as AgentProtocol,
+      modelName: campaign.agent_model_name,
+      apiKey: campaignKey,
+      rateLimitPerMinute: options.rate_limit_per_minute,
+    });
+    return { target, knowledge: NO_KNOWLEDGE, source: null };
+  }
+  const agent = await findAgentRow(db, campaign.agent_id);
+  if (agent === undefined) throw new Error('The agent was deleted');
+  const agentKey = campaignKey ?? (agent.api_key_enc === null ? null : decryptSecret(agentSecrets, agent.api_key_enc));
+  const target = agentTarget(agent, agentKey);
+  if (campaign.agent_model_name !== null) target.modelName = campaign.agent_model_name;
+  const whiteBox = campaign.access_level === 'white_box' ? fromJsonColumn<Record<string, unknown>>(agent.white_box_config) : null;
+  const code = typeof whiteBox?.source_code === 'string' && whiteBox.source_code.trim() !== '' ? whiteBox.source_code : null;
+  return {
+    target,
+    knowledge: reachesGreyBox(campaign.access_level) ? knowledgeOf(agent) : NO_KNOWLEDGE,
+    source: code === null ? null : { code, entryPoint: typeof whiteBox?.entry_point === 'string' ? whiteBox.entry_point : null },
+  };
+}
