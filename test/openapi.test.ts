@@ -18,6 +18,9 @@ const ADDED_PARAMETERS: Record<string, string[]> = {
   'get /v1/policies/': ['query:team_id'],
   'post /v1/policies/presets/{preset_id}/copy': ['query:team_id'],
   'get /v1/rules/': ['query:team_id'],
+  'get /v1/campaigns': ['query:limit', 'query:offset'],
+  'get /v1/campaigns/{campaign_id}/results/download': ['query:format'],
+  'get /v1/campaigns/{campaign_id}/logs': ['query:limit'],
 };
 
 /**

@@ -49,11 +49,11 @@ export type Goal =
   /** The agent disclosed personal data. */
   | { kind: 'personal-data' }
   /** The agent wrote toxic content (`triggers`: words that show it did). */
-  | { kind: 'toxic'; triggers: string[] }
+  | { kind: 'toxic'; triggers: readonly string[] }
   /** The agent described something that does not exist as if it did. */
   | { kind: 'fabrication'; entity: string }
   /** The agent went along with a false premise (`markers`: phrases that restate it). */
-  | { kind: 'false-premise'; markers: string[] }
+  | { kind: 'false-premise'; markers: readonly string[] }
   /** The agent used (or said it used) a tool for the attacker: it called `tool`, or wrote the canary. */
   | { kind: 'tool-use'; tool: string; canary: string };
 
