@@ -27,8 +27,8 @@ export const DECODE_LIMITS = {
   maxDepth: 2,
 } as const;
 
-const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}/g;
-const HEX_RUN = /(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2})/g;
+const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
 const URL_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}/g;
 const TAG_CHAR = /\udb40[\udc20-\udc7e]/g;

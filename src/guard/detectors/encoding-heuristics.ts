@@ -8,9 +8,9 @@
  */
 import { GuardConfigError, type DetectionResult, type DetectorDefinition } from '../types.js';
 import { decodeBase64Run, decodeHexRun, decodeLayers, englishWordShare, type DecodedLayer } from './decode-layers.js';
-import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant } from './text-normalize.js';
+import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant, LEET_TOKEN } from './text-normalize.js';
 
-export { decodeLayers, type DecodedLayer } from './decode-layers.js';
+export { DECODE_LIMITS, decodeLayers, type DecodedLayer } from './decode-layers.js';
 
 /** Dome's keys and defaults, then Warden's additions. */
 export const DEFAULT_THRESHOLD_MAP = {
@@ -67,8 +67,8 @@ const FLAG_TAG_SEQUENCE = /\ud83c\udff4(?:\udb40[\udc61-\udc7a]){2,7}\udb40\udc7
 const BIDI_OVERRIDE = /[\u202d\u202e]/g;
 const URL_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}/g;
-const BASE64_RUN = /[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}/g;
-const HEX_RUN = /(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2})/g;
+const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
 const WORD = /[\p{L}\p{M}]+/gu;
 const JOINER_CONTEXT = /[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Sinhala}\p{Script=Hebrew}]/u;
 
@@ -124,7 +124,7 @@ function measureWhitespace(text: string): number {
 
 function measureLeet(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(/[a-z0-9@$|!]*[a-z][a-z0-9@$|!]*/gi)) if (isLeetToken(m[0])) n += m[0].length;
+  for (const m of text.matchAll(LEET_TOKEN)) if (isLeetToken(m[0])) n += m[0].length;
   return n;
 }
 

@@ -192,6 +192,17 @@ export interface RuleMatch {
   weight: number;
 }
 
+/**
+ * Function words of each Latin-script language with rules here: a language's rules are only tried
+ * when one of its words occurs (most texts are in one language, so this skips most of them).
+ */
+const LANGUAGE_GATES: Readonly<Record<string, RegExp>> = {
+  es: /\b(?:las|los|del|tus|sus|que|para|por|una|sin|todo|todas|ahora|modo|eres|dime|muestra)\b/,
+  fr: /\b(?:les|des|tes|vos|toutes|tous|une|pour|sans|avec|moi|maintenant|desormais|tu|es|ton|mode)\b/,
+  de: /\b(?:die|der|das|und|alle|deine|ihre|mir|ohne|nicht|jetzt|von|du|ab|sie|den)\b/,
+  pt: /\b(?:das|dos|suas|seus|uma|voce|agora|nao|sem|todas|modo|me|qual|seu|sua)\b/,
+  it: /\b(?:gli|della|delle|tue|tutte|senza|dimmi|ora|sono|questo|il|le|da|modalita|sei|qual)\b/,
+};
 const HAS_CYRILLIC = /[\u0400-\u04ff]/;
 const HAS_CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
 const HAS_HANGUL = /[\uac00-\ud7af]/;
@@ -200,8 +211,12 @@ const HAS_HANGUL = /[\uac00-\ud7af]/;
 export function matchRules(normalized: string): RuleMatch[] {
   const scripts = { cyrillic: HAS_CYRILLIC.test(normalized), cjk: HAS_CJK.test(normalized), hangul: HAS_HANGUL.test(normalized) };
   const out: RuleMatch[] = [];
+  const gates: Record<string, boolean> = {};
+  for (const [lang, gate] of Object.entries(LANGUAGE_GATES)) gates[lang] = gate.test(normalized);
   for (const rule of RULES) {
     if (rule.script !== undefined && !scripts[rule.script]) continue;
+    const lang = rule.id.slice(0, 3);
+    if (lang[2] === '.' && gates[lang.slice(0, 2)] === false) continue;
     if (rule.re.test(normalized)) out.push({ id: rule.id, family: rule.family, weight: rule.weight });
   }
   return out;

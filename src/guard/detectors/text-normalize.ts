@@ -90,21 +90,27 @@ export function foldHomoglyphs(text: string): string {
 }
 
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '|': 'l', '!': 'i' };
-const LEET_TOKEN = /[a-z0-9@$|!]*[a-z][a-z0-9@$|!]*/gi;
+/** A word of letters and leet substitutes; `!` and `|` only inside it (at the end they are punctuation). */
+export const LEET_TOKEN = /[a-z0-9@$|!]*[a-z][a-z0-9@$|!]*(?<![!|])/gi;
 
 /**
- * Whether a token is leetspeak: after substitution it is letters only, and a substituted
- * character sits between letters or there are at least two (so `mp3`, `3d`, `web3`, `2024`
- * stay as they are while `1gn0r3` and `h4ck` fold).
+ * Whether a token is leetspeak: letters and substitutes only, at least two letters and no fewer
+ * letters than substitutes, at most 20 characters, not a run of hex digits (hash fragments), and a
+ * substitute between two letters or at least two substitutes. So `mp3`, `3d`, `web3`, `2024`,
+ * `41d4` stay as they are while `1gn0r3` and `h4ck` fold. `lenient` (used for matching, where a
+ * wrong fold costs nothing) also accepts one digit at a word's edge (`th3`, not `hello!`).
  */
-export function isLeetToken(token: string): boolean {
-  if (token.length < 3) return false;
+export function isLeetToken(token: string, lenient = false): boolean {
+  if (token.length < 3 || token.length > 20) return false;
+  if (token.length >= 6 && /^[0-9a-f]+$/i.test(token)) return false;
   let subs = 0;
+  let letters = 0;
   let inner = false;
   for (let i = 0; i < token.length; i += 1) {
     const ch = token[i] as string;
     if (LEET[ch] === undefined) {
       if (!/[a-zA-Z]/.test(ch)) return false;
+      letters += 1;
       continue;
     }
     subs += 1;
@@ -112,14 +118,14 @@ export function isLeetToken(token: string): boolean {
     const next = token[i + 1];
     if (prev !== undefined && next !== undefined && /[a-zA-Z]/.test(prev) && /[a-zA-Z]/.test(next)) inner = true;
   }
-  if (subs === 0 || subs === token.length) return false;
-  return inner || subs >= 2;
+  if (subs === 0 || letters < 2 || letters < subs) return false;
+  return inner || subs >= 2 || (lenient && /[0-9]/.test(token));
 }
 
 export function foldLeet(text: string): string {
   if (!/[a-z][0-9@$|!]|[0-9@$|!][a-z]/i.test(text)) return text;
   return text.replace(LEET_TOKEN, (token) => {
-    if (!isLeetToken(token)) return token;
+    if (!isLeetToken(token, true)) return token;
     let out = '';
     for (const ch of token) out += LEET[ch] ?? ch;
     return out;
