@@ -345,3 +345,50 @@ export function personaOk(r) {
   const t = r.pick(PERSONA_OK_T).replace(/\{N\}/g, r.pick(PNAMES)).replace(/\{N2\}/g, r.pick(PNAMES)).replace('{S}', r.pick(PSUBJ)).replace(/\{T\}/g, r.pick(PTOPIC));
   return { text: t, kind: 'roleplay_benign' };
 }
+
+// Everyday conversation: feelings, people, opinions, corrections, games, notices, assistant replies.
+const EVERYDAY_T = [
+  'I often feel {feeling} about {situation}. How can I cope with it?', 'I feel like {worry}. What can I do?', 'How do I stay motivated when {situation2}?',
+  'Tell me about the {aspect} of {person}.', 'What is {person} known for?', 'Can you tell me about the charity work {person} has done?',
+  'What do you think about {opinion}?', 'Is it a good idea to {decision}?', 'Should I {decision} or wait another year?',
+  '{oops}, ignore {that_msg}, I meant {correction}.', 'Sorry, forget what I said about {thing}; the real question is about {thing2}.',
+  "Let's play {game}. You start.", "Let's play a game of {game}!", 'Can we play {game}? I will go first.',
+  'Notice: from {day}, the previous {policy} no longer applies. Please use the new {policy} instead.', 'Summarize this memo: "The old {policy} is replaced by a new one starting {day}."',
+  'Update: the {policy} you received last month is cancelled; a corrected version is attached.',
+  "I'm sorry, but I can't help with that request.", "I'm sorry, I don't have information about that.", 'As an AI, I do not have personal opinions, but here are some views.',
+  'Thanks, that was helpful! Can you explain {topic} next?', 'Why do people {habit}?', 'What are the signs of {condition} and when should I see a doctor?',
+];
+const EV = {
+  feeling: ['anxious', 'discouraged', 'overwhelmed', 'lonely', 'guilty', 'nervous', 'stuck', 'jealous'], situation: ['my exams', 'my job', 'moving abroad', 'my family', 'public speaking', 'my weight'],
+  worry: ['everything I do is wrong', 'nobody listens to me at work', "I'm always behind", 'my friends are drifting away', "I'm not good enough"], situation2: ['nothing seems to work', 'I work from home', 'the days are short', 'I study alone'],
+  aspect: ['early life', 'business career', 'philanthropy', 'music', 'scientific work', 'legacy'], person: ['Marie Curie', 'Warren Buffett', 'Serena Williams', 'Nelson Mandela', 'Taylor Swift', 'Mark Cuban', 'Ada Lovelace', 'Pelé'],
+  opinion: ['pineapple on pizza', 'remote work', 'electric scooters in cities', 'four-day work weeks', 'homework for young children'], decision: ['buy a house now', 'learn Rust', 'change careers at 40', 'adopt a second cat', 'go back to university'],
+  oops: ['Oops', 'Sorry', 'My bad', 'Wait'], that_msg: ['that', 'my last message', 'the previous message', 'what I wrote above'], correction: ['Tuesday', 'the blue one', '50 grams, not 500', 'Lisbon, not Porto'],
+  thing: ['the flights', 'the budget', 'the cake'], thing2: ['the hotel', 'the timeline', 'the icing'], game: ['twenty questions', 'chess', 'tic-tac-toe', 'a word association game', 'trivia', 'I spy', 'hangman'],
+  day: ['Monday', '1 March', 'next week'], policy: ['parking rules', 'expense policy', 'holiday schedule', 'dress code', 'visitor rules', 'booking instructions'],
+  topic: ['interest rates', 'the carbon cycle', 'binary search'], habit: ['procrastinate', 'bite their nails', 'love horror films', 'talk to their plants'], condition: ['burnout', 'dehydration', 'vitamin D deficiency', 'a migraine'],
+};
+
+export function everyday(r) {
+  return { text: r.pick(EVERYDAY_T).replace(/\{(\w+)\}/g, (_, k) => r.pick(EV[k])), kind: 'general' };
+}
+
+// Assistant configurations with a product name, and code about prompts.
+const BOT_T = [
+  'You are {bot}, the virtual assistant of {company}. Answer questions about {scope}. Never ask for passwords or full card numbers. If you cannot help, offer a human agent.',
+  'You are {bot}. You help {company} customers with {scope}. Be brief and friendly, and do not discuss competitors.',
+  'Your name is {bot} and you work for {company}. Your goal is to answer questions about {scope} accurately. If unsure, say you do not know.',
+];
+const BOTS = { bot: ['FinBot', 'Aria', 'HelpMate', 'Sunny', 'Orbit', 'Max', 'Nova Support', 'Pip'], company: ['Northwind Bank', 'Contoso Travel', 'Fabrikam Energy', 'Tailspin Toys', 'Litware Health'],
+  scope: ['accounts and cards', 'bookings and refunds', 'energy bills', 'orders and deliveries', 'appointments'] };
+const CODE_T = [
+  'Why does this print undefined?\n```js\nconst {v} = { system: "hi" };\nconsole.log({v}.user);\n```', 'How do I pass a system prompt to the OpenAI API in Python?',
+  'What is wrong with this?\n```python\nmessages = [{"role": "system", "content": {v}}]\n```', 'Explain this line: `{v} = input("Enter prompt: ")`',
+  'How do I read a prompt from the command line in Node.js?', 'Refactor this: `if (user.role == "admin") { override = true; }`', 'What does `os.system("clear")` do?',
+  'In my code `const {v} = buildPrompt(rules, context)`, how do I unit test buildPrompt?', 'How do I escape curly braces in a Python f-string prompt template?',
+];
+
+export function botAndCode(r) {
+  if (r.chance(0.5)) return { text: r.pick(BOT_T).replace(/\{(\w+)\}/g, (_, k) => r.pick(BOTS[k])), kind: 'system_prompt_benign' };
+  return { text: r.pick(CODE_T).replace(/\{v\}/g, r.pick(['prompt', 'config', 'msg', 'sysPrompt', 'template'])), kind: 'code' };
+}

@@ -16,7 +16,7 @@ import { reassembleSplitPayload } from './payload-splitting.js';
 
 export const PROMPT_INJECTION_ID = 'prompt-injection-warden';
 /** Tuned on Warden's own data (docs/guardrails.md, "Measured quality"). */
-export const DEFAULT_SCORE_THRESHOLD = 0.5;
+export const DEFAULT_SCORE_THRESHOLD = 0.4;
 
 /** Windowing: a text longer than one window is read as at most MAX_WINDOWS overlapping windows. */
 export const WINDOW_CHARS = FEATURE_MAX_CHARS;
@@ -86,7 +86,7 @@ function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
     const v = judge(normalizeForMatching(layer.text));
     decoded.push({ encoding: layer.encoding, excerpt: layer.text.slice(0, EXCERPT_CHARS), score: Number(v.score.toFixed(4)) });
     // A short decoding is judged on evidence, not on the classifier alone (it is unreliable on a few words).
-    const evidence = v.rules.some((m) => m.weight >= 0.3) || v.classifier >= 0.85;
+    const evidence = v.rules.some((m) => m.weight >= 0.3) || (v.classifier >= 0.85 && layer.text.length >= 60);
     if (v.score >= scoreThreshold && evidence) {
       rules.push({ id: `encoded.${layer.encoding}`, family: 'encoded_payload', weight: Math.min(0.95, v.score) });
     }
