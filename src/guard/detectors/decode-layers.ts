@@ -116,6 +116,9 @@ function improves(original: string, transformed: string): boolean {
   return after >= 0.3 && after >= englishWordShare(original) + 0.2;
 }
 
+/** "the", "and", "you", "is", "of", "to", "it", "with", "for", "this", "your", "all" after ROT13, and reversed. */
+const ROT13_OR_REVERSED_WORD = /\b(?:gur|naq|lbh|vf|bs|gb|vg|jvgu|sbe|guvf|lbhe|nyy|eht|dna|uoy|si|fo|ot|ti|htiw|rof|siht|ruoy|lla)\b/i;
+
 function* segments(text: string): Generator<string> {
   // Quoted strings, lines and sentences: an encoded segment is usually one of these.
   for (const seg of text.split(/["'`“”«»\n]|(?<=[.!?:])\s/)) {
@@ -182,7 +185,10 @@ function layersAt(text: string, depth: number, out: DecodedLayer[]): void {
     if (!push('unicode_tags', decoded, tags.length * 2)) return;
   }
   n = 0;
-  for (const seg of segments(text)) {
+  // ROT13 or reversed English almost always contains a transformed common word: without one, the
+  // per-segment check (the costly part on ordinary text) is skipped.
+  const transformedWords = ROT13_OR_REVERSED_WORD.test(text);
+  for (const seg of transformedWords ? segments(text) : []) {
     if (n++ >= DECODE_LIMITS.maxCandidatesPerEncoding * 4) break;
     if (englishWordShare(seg) >= 0.25) continue;
     const r = rot13(seg);

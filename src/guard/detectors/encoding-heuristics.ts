@@ -8,7 +8,7 @@
  */
 import { GuardConfigError, type DetectionResult, type DetectorDefinition } from '../types.js';
 import { decodeBase64Run, decodeHexRun, decodeLayers, englishWordShare, type DecodedLayer } from './decode-layers.js';
-import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant, LEET_TOKEN } from './text-normalize.js';
+import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant, LEET_RUN, leetCore } from './text-normalize.js';
 
 export { DECODE_LIMITS, decodeLayers, type DecodedLayer } from './decode-layers.js';
 
@@ -124,7 +124,10 @@ function measureWhitespace(text: string): number {
 
 function measureLeet(text: string): number {
   let n = 0;
-  for (const m of text.matchAll(LEET_TOKEN)) if (isLeetToken(m[0])) n += m[0].length;
+  for (const m of text.matchAll(LEET_RUN)) {
+    const { word } = leetCore(m[0]);
+    if (isLeetToken(word)) n += word.length;
+  }
   return n;
 }
 

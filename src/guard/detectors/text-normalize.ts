@@ -90,8 +90,19 @@ export function foldHomoglyphs(text: string): string {
 }
 
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '|': 'l', '!': 'i' };
-/** A word of letters and leet substitutes; `!` and `|` only inside it (at the end they are punctuation). */
-export const LEET_TOKEN = /[a-z0-9@$|!]*[a-z][a-z0-9@$|!]*(?<![!|])/gi;
+/**
+ * Maximal runs of letters and leet substitutes (one pass, no backtracking: a run is split into its
+ * word and trailing `!`/`|`, which at the end of a word are punctuation, by leetCore).
+ */
+export const LEET_RUN = /[a-z0-9@$|!]+/gi;
+
+/** A run's word part and its trailing punctuation; the word is empty when it has no letter. */
+export function leetCore(run: string): { word: string; tail: string } {
+  let end = run.length;
+  while (end > 0 && (run[end - 1] === '!' || run[end - 1] === '|')) end -= 1;
+  const word = run.slice(0, end);
+  return /[a-z]/i.test(word) ? { word, tail: run.slice(end) } : { word: '', tail: run };
+}
 
 /**
  * Whether a token is leetspeak: letters and substitutes only, at least two letters and no fewer
@@ -124,11 +135,12 @@ export function isLeetToken(token: string, lenient = false): boolean {
 
 export function foldLeet(text: string): string {
   if (!/[a-z][0-9@$|!]|[0-9@$|!][a-z]/i.test(text)) return text;
-  return text.replace(LEET_TOKEN, (token) => {
-    if (!isLeetToken(token, true)) return token;
+  return text.replace(LEET_RUN, (run) => {
+    const { word, tail } = leetCore(run);
+    if (!isLeetToken(word, true)) return run;
     let out = '';
-    for (const ch of token) out += LEET[ch] ?? ch;
-    return out;
+    for (const ch of word) out += LEET[ch] ?? ch;
+    return out + tail;
   });
 }
 
