@@ -47,7 +47,9 @@ export function parseEncodingParams(raw: Record<string, unknown>): EncodingHeuri
   const threshold_map: ThresholdMap = { ...DEFAULT_THRESHOLD_MAP };
   const given = raw.threshold_map;
   if (given === undefined || given === null) return { threshold_map };
-  if (typeof given !== 'object' || Array.isArray(given)) throw new GuardConfigError(['threshold_map'], 'threshold_map must be an object of encoding → threshold');
+  if (typeof given !== 'object' || Array.isArray(given)) {
+    throw new GuardConfigError(['threshold_map'], 'threshold_map must be an object of encoding → threshold');
+  }
   for (const [key, value] of Object.entries(given as Record<string, unknown>)) {
     if (!(KINDS as string[]).includes(key)) {
       throw new GuardConfigError(['threshold_map', key], `unknown encoding "${key}"; known: ${KINDS.join(', ')}`);
@@ -70,7 +72,11 @@ const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\
 const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2})/g;
 const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
 const WORD = /[\p{L}\p{M}]+/gu;
-const JOINER_CONTEXT = /[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Malayalam}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Sinhala}\p{Script=Hebrew}]/u;
+const JOINER_CONTEXT = new RegExp(
+  '[\\p{Extended_Pictographic}\\u{1f3fb}-\\u{1f3ff}\\p{Script=Arabic}\\p{Script=Hebrew}\\p{Script=Devanagari}\\p{Script=Bengali}' +
+    '\\p{Script=Malayalam}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Sinhala}]',
+  'u',
+);
 
 function sumLengths(text: string, re: RegExp): number {
   let n = 0;
@@ -213,7 +219,8 @@ export function detectEncodings(text: string, params: EncodingHeuristicsParams):
 export const encodingHeuristics: DetectorDefinition<EncodingHeuristicsParams> = {
   id: 'encoding-heuristics',
   type: 'security',
-  description: 'Encoded or obfuscated payloads: base64, hex, ROT13, URL/ASCII escapes, leetspeak, invisible and tag characters, look-alike letters, spaced-out text',
+  description:
+    'Encoded or obfuscated payloads: base64, hex, ROT13, URL/ASCII escapes, leetspeak, invisible and tag characters, look-alike letters, spaced-out text',
   parseParams: parseEncodingParams,
   detect: (text, params) => detectEncodings(text, params),
 };

@@ -13,7 +13,12 @@ export interface SplitPayload {
 }
 
 const MAX_ASSIGNMENTS = 32;
-const ASSIGNMENT = /(?:^|[\s;,({[])(?:let\s+|var\s+|const\s+|\$)?([A-Za-z_][\w]{0,11})\s*(?::=|=)\s*(?:"([^"\n]{0,80})"|'([^'\n]{0,80})'|`([^`\n]{0,80})`|“([^”\n]{0,80})”|‘([^’\n]{0,80})’)/g;
+/** `name = "value"` (or `let`/`var`/`const`/`$name`, `:=`, and any of five quote styles); values up to 80 characters. */
+const ASSIGNMENT = new RegExp(
+  '(?:^|[\\s;,({[])(?:let\\s+|var\\s+|const\\s+|\\$)?([A-Za-z_][\\w]{0,11})\\s*(?::=|=)\\s*' +
+    '(?:"([^"\\n]{0,80})"|\'([^\'\\n]{0,80})\'|`([^`\\n]{0,80})`|“([^”\\n]{0,80})”|‘([^’\\n]{0,80})’)',
+  'g',
+);
 const CHAIN = /[A-Za-z_]\w{0,11}(?:\s*\+\s*[A-Za-z_]\w{0,11}){1,15}/g;
 const CUE = /\b(?:do|follow|execute|obey|perform|carry out|act on|run|answer|respond|reply|complete|write|tell me|what would|comply|say)\b/i;
 

@@ -140,7 +140,8 @@ export function detectPromptInjection(text: string, params: PromptInjectionParam
 export const promptInjectionWarden: DetectorDefinition<PromptInjectionParams> = {
   id: PROMPT_INJECTION_ID,
   type: 'security',
-  description: 'Prompt injections and jailbreaks (overrides, personas, prompt extraction, fake turns, split or encoded payloads; 9+ languages): rules plus a local classifier',
+  description:
+    'Prompt injections and jailbreaks (overrides, personas, prompt extraction, fake turns, split or encoded payloads; 10 languages): rules + local classifier',
   parseParams: (raw) => parsePromptInjectionParams(raw),
   detect: (text, params) => detectPromptInjection(text, params),
 };

@@ -13,7 +13,11 @@
  * grapheme joiner, bidi embeddings/overrides/isolates and marks, variation selectors, and the
  * Unicode tag block (U+E0000–U+E007F) used for "ASCII smuggling".
  */
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|\udb40[\udc00-\udc7f]/g;
+const INVISIBLE = new RegExp(
+  '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f' +
+    '\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]|\\udb40[\\udc00-\\udc7f]',
+  'g',
+);
 
 export function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, '');
