@@ -20,7 +20,9 @@ const PLAN = [
   [A.devMode, 350, 'attack'], [A.fakeTurn, 350, 'attack'], [A.indirect, 350, 'attack'], [A.payloadSplit, 150, 'attack'], [A.encoded, 350, 'attack'],
   [A.fictionWrapper, 200, 'attack'], [A.refusalSuppression, 150, 'attack'], [A.longMixed, 300, 'attack'], [A.genre, 500, 'attack'],
   [B.general, 1800, 'benign'], [B.trigger, 600, 'benign'], [B.roleplay, 700, 'benign'], [B.systemPrompt, 400, 'benign'], [B.gameSetup, 300, 'benign'],
-  [B.longDoc, 700, 'benign'], [B.code, 150, 'benign'], [B.intlBenign, 300, 'benign'], [B.sensitive, 150, 'benign'], [B.elaborate, 900, 'benign'], [B.intlTemplated, 600, 'benign'], [B.vocab, 1500, 'benign'], [B.aiSecurity, 500, 'benign'], [B.personaOk, 500, 'benign'], [B.everyday, 1500, 'benign'], [B.botAndCode, 400, 'benign'],
+  [B.longDoc, 700, 'benign'], [B.code, 150, 'benign'], [B.intlBenign, 300, 'benign'], [B.sensitive, 150, 'benign'],
+    [B.elaborate, 900, 'benign'], [B.intlTemplated, 600, 'benign'], [B.vocab, 1500, 'benign'], [B.aiSecurity, 500,
+    'benign'], [B.personaOk, 500, 'benign'], [B.everyday, 1500, 'benign'], [B.botAndCode, 400, 'benign'],
 ];
 
 const seen = new Set();

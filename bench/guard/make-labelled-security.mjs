@@ -33,7 +33,8 @@ const enc = {
   rot13: (s) => s.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 84) % 26) + (c <= 'Z' ? 65 : 97))),
   reversed: (s) => `Read backwards: ${[...s].reverse().join('')}`,
   leet: (s) => s.replace(/[aeiost]/gi, (c) => ({ a: '@', e: '3', i: '1', o: '0', s: '$', t: '7' })[c.toLowerCase()]),
-  homoglyph: (s) => s.replace(/[aeocpxyABEHKMOPT]/g, (c) => ({ a: 'а', e: 'е', o: 'ο', c: 'с', p: 'р', x: 'х', y: 'у', A: 'Α', B: 'В', E: 'Ε', H: 'Н', K: 'Κ', M: 'М', O: 'О', P: 'Р', T: 'Т' })[c]),
+  homoglyph: (s) => s.replace(/[aeocpxyABEHKMOPT]/g, (c) => ({ a: 'а', e: 'е', o: 'ο', c: 'с', p: 'р', x: 'х',
+    y: 'у', A: 'Α', B: 'В', E: 'Ε', H: 'Н', K: 'Κ', M: 'М', O: 'О', P: 'Р', T: 'Т' })[c]),
   zero_width: (s) => [...s].join('\u200b'),
   tags: (s) => `What a lovely day!${[...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')}`,
   fullwidth: (s) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)),
@@ -67,7 +68,8 @@ for (const t of B.CODE) add(t, 'benign', 'code');
 for (const t of B.SECURITY) add(t, 'benign', 'security_question');
 for (const [lang, t] of B.MULTILINGUAL) add(t, 'benign', `multilingual_benign_${lang}`);
 for (let i = 0; i < 30; i += 1) {
-  const head = r.pick(['', 'Can you summarise this for me?\n\n', 'Please fix the grammar:\n\n', 'Turn this into a short newsletter:\n\n', 'Translate into French:\n\n']);
+  const head = r.pick(['', 'Can you summarise this for me?\n\n', 'Please fix the grammar:\n\n', 'Turn this into a short newsletter:\n\n',
+    'Translate into French:\n\n']);
   add(head + r.sample(B.LONG_PARAS, r.int(3, 9)).join('\n\n'), 'benign', 'long_document');
 }
 
