@@ -110,6 +110,14 @@ describe('encoding-heuristics detection', () => {
     expect(lenient).toMatchObject({ hit: false });
   });
 
+  it('answers on 1 MB without letters (runs of digits, of base64 characters, of escapes)', () => {
+    for (const huge of ['1234567890'.repeat(100_000), 'QUJD'.repeat(250_000), '\\x41'.repeat(250_000)]) {
+      const r = detect(huge);
+      expect(r.details.scanned_chars).toBeLessThanOrEqual(ENCODING_SCAN_CHARS + 1);
+    }
+    expect(detect('1234567890'.repeat(100_000)).hit).toBe(false);
+  });
+
   it('bounds the scanned text of a 1 MB input', () => {
     const huge = `${b64(SECRET)} ${'lorem ipsum dolor sit amet '.repeat(40_000)}`;
     const r = detect(huge);
