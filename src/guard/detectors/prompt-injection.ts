@@ -74,6 +74,11 @@ function judge(normalized: string): { score: number; classifier: number; rules: 
   return { score: 1 - (1 - r) * (1 - classifier), classifier, rules };
 }
 
+/** A decoded or reassembled text counts on evidence, not on the classifier alone (unreliable on a few words). */
+function hasEvidence(v: { classifier: number; rules: RuleMatch[] }, text: string): boolean {
+  return v.rules.some((m) => m.weight >= 0.3) || (v.classifier >= 0.85 && text.length >= 60);
+}
+
 function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
   const base = judge(normalizeForMatching(window));
   const rules = [...base.rules];
@@ -85,9 +90,7 @@ function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
   for (const layer of layers) {
     const v = judge(normalizeForMatching(layer.text));
     decoded.push({ encoding: layer.encoding, excerpt: layer.text.slice(0, EXCERPT_CHARS), score: Number(v.score.toFixed(4)) });
-    // A short decoding is judged on evidence, not on the classifier alone (it is unreliable on a few words).
-    const evidence = v.rules.some((m) => m.weight >= 0.3) || (v.classifier >= 0.85 && layer.text.length >= 60);
-    if (v.score >= scoreThreshold && evidence) {
+    if (v.score >= scoreThreshold && hasEvidence(v, layer.text)) {
       rules.push({ id: `encoded.${layer.encoding}`, family: 'encoded_payload', weight: Math.min(0.95, v.score) });
     }
   }
@@ -96,7 +99,7 @@ function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
   if (split !== undefined) {
     const v = judge(normalizeForMatching(split.text));
     decoded.push({ encoding: 'payload_splitting', excerpt: split.text.slice(0, EXCERPT_CHARS), score: Number(v.score.toFixed(4)) });
-    if (v.score >= scoreThreshold) rules.push({ id: 'split.reassembled', family: 'payload_splitting', weight: Math.min(0.95, v.score) });
+    if (v.score >= scoreThreshold && hasEvidence(v, split.text)) rules.push({ id: 'split.reassembled', family: 'payload_splitting', weight: Math.min(0.95, v.score) });
     else if (split.hasInstructionCue) rules.push({ id: 'split.assemble_and_run', family: 'payload_splitting', weight: 0.35 });
   }
 
