@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes data/guard/injection-train.jsonl, the training set of the injection classifier
+// Writes datasets/guard/injection-train.jsonl, the training set of the injection classifier
 // (docs/guardrails.md). Deterministic: the same seed writes the same file. All texts come from the
 // templates in scripts/injection-data/ (written for Warden); nothing is taken from the shared
 // evaluation data. Usage: node scripts/generate-injection-train.mjs [--seed N]
@@ -35,7 +35,7 @@ for (const [gen, n, label] of PLAN) {
     rows.push({ text, label, kind });
   }
 }
-const out = path.join(root, 'data', 'guard', 'injection-train.jsonl');
+const out = path.join(root, 'datasets', 'guard', 'injection-train.jsonl');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
 const count = (l) => rows.filter((x) => x.label === l).length;

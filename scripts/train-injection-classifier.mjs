@@ -2,7 +2,7 @@
 // Trains the injection classifier of `prompt-injection-warden` and writes
 // src/guard/models/injection-classifier.json (docs/guardrails.md, "Retraining").
 //
-//   npm run build && node scripts/train-injection-classifier.mjs [--data data/guard/injection-train.jsonl] [--check]
+//   npm run build && node scripts/train-injection-classifier.mjs [--data datasets/guard/injection-train.jsonl] [--check]
 //
 // Logistic regression over the hashed features of src/guard/detectors/injection-features.ts
 // (imported from the build output, so training and inference share one implementation), fitted
@@ -23,7 +23,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
-const dataFile = arg('--data', 'data/guard/injection-train.jsonl');
+const dataFile = arg('--data', 'datasets/guard/injection-train.jsonl');
 const EPOCHS = 14;
 const LEARNING_RATE = 0.4;
 const L2 = 2e-6;

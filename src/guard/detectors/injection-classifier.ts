@@ -1,7 +1,7 @@
 /**
  * The shipped injection classifier: logistic regression over the hashed features of
  * injection-features.ts, trained by scripts/train-injection-classifier.mjs on
- * data/guard/injection-train.jsonl (docs/guardrails.md says how to retrain). The weights are
+ * datasets/guard/injection-train.jsonl (docs/guardrails.md says how to retrain). The weights are
  * int8-quantised and base64-encoded in src/guard/models/injection-classifier.json; nothing is
  * downloaded.
  */

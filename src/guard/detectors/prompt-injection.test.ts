@@ -180,7 +180,7 @@ describe('injection classifier', () => {
   it('loads the shipped model, which was trained on the committed training set', () => {
     const c = shippedClassifier();
     expect(c.weights.length).toBe(1 << (model as ClassifierModel).featureBits);
-    const data = readFileSync(new URL('../../../data/guard/injection-train.jsonl', import.meta.url));
+    const data = readFileSync(new URL('../../../datasets/guard/injection-train.jsonl', import.meta.url));
     expect(c.meta.sha256).toBe(createHash('sha256').update(data).digest('hex'));
     expect(JSON.stringify(model).length).toBeLessThan(1_000_000);
   });
