@@ -99,8 +99,11 @@ function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
   if (split !== undefined) {
     const v = judge(normalizeForMatching(split.text));
     decoded.push({ encoding: 'payload_splitting', excerpt: split.text.slice(0, EXCERPT_CHARS), score: Number(v.score.toFixed(4)) });
-    if (v.score >= scoreThreshold && hasEvidence(v, split.text)) rules.push({ id: 'split.reassembled', family: 'payload_splitting', weight: Math.min(0.95, v.score) });
-    else if (split.hasInstructionCue) rules.push({ id: 'split.assemble_and_run', family: 'payload_splitting', weight: 0.35 });
+    if (v.score >= scoreThreshold && hasEvidence(v, split.text)) {
+      rules.push({ id: 'split.reassembled', family: 'payload_splitting', weight: Math.min(0.95, v.score) });
+    } else if (split.hasInstructionCue) {
+      rules.push({ id: 'split.assemble_and_run', family: 'payload_splitting', weight: 0.35 });
+    }
   }
 
   if (rules.length > base.rules.length) score = 1 - (1 - ruleScore(rules)) * (1 - base.classifier);
