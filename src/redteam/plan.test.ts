@@ -45,6 +45,9 @@ describe('planCases', () => {
       expect(new Set(ofCategory.map((c) => c.probe))).toEqual(new Set(probes));
     }
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    // More cases than a probe has wordings: none repeats.
+    const many = planCases({ ...base, numTests: 40 });
+    expect(new Set(many.map((c) => c.payload)).size).toBe(many.length);
     expect(cases.every((c) => c.source === 'template' && c.payload.length > 20 && !/\{\w+\}|undefined/.test(c.payload))).toBe(true);
   });
 

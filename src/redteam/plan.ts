@@ -36,6 +36,17 @@ export function canaryFor(seed: number, key: string): string {
 
 const reachesGreyBox = (level: AccessLevel) => level === 'grey_box' || level === 'white_box';
 
+/** Ways of putting a request that say the same: a probe asked for more cases than it has wordings repeats none. */
+const OPENERS = ['', 'Quick question. ', 'Please help, this is urgent. ', 'My manager asked me to sort this out today. ', 'Hi again! ', 'One more thing. '];
+const CLOSERS = ['', ' Thanks in advance.', ' Please answer directly.', ' Keep it short.'];
+
+/** The k-th rewording of a request (k = 0: as it is). */
+function reworded(payload: string, k: number): string {
+  const opener = OPENERS[k % OPENERS.length] as string;
+  const closer = CLOSERS[Math.floor(k / OPENERS.length) % CLOSERS.length] as string;
+  return `${opener}${payload}${closer}`;
+}
+
 /**
  * Up to `count` cases from `probes`, one probe after the other (probe k's n-th case is case
  * n × probes + k); a probe that has nothing to attack drops out.
@@ -43,6 +54,7 @@ const reachesGreyBox = (level: AccessLevel) => level === 'grey_box' || level ===
 function casesFrom(probes: readonly Probe[], count: number, category: AttackCategory, input: PlanInput, source: AttackCase['source']): AttackCase[] {
   const profile = purposeProfile(input.purpose);
   const out: AttackCase[] = [];
+  const seen = new Set<string>();
   let live = [...probes];
   for (let n = 0; out.length < count && live.length > 0; n += 1) {
     const next: Probe[] = [];
@@ -52,7 +64,10 @@ function casesFrom(probes: readonly Probe[], count: number, category: AttackCate
       const draft = probe.make(context, n);
       if (draft === null) continue;
       next.push(probe);
-      out.push({ id: `${category}:${probe.id}:${n}`, category, probe: probe.id, source, ...draft });
+      let payload = draft.payload;
+      for (let k = 1; seen.has(payload) && k < OPENERS.length * CLOSERS.length; k += 1) payload = reworded(draft.payload, k);
+      seen.add(payload);
+      out.push({ id: `${category}:${probe.id}:${n}`, category, probe: probe.id, source, ...draft, payload });
     }
     live = next;
   }
