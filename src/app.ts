@@ -89,6 +89,7 @@ const REDACTED_PATHS = [
   '*.new_password',
   '*.current_password',
   '*.api_key',
+  '*.agent_api_key',
   '*.access_token',
   '*.key',
 ];

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { npmStart, ROOT, type NpmStarted } from './helpers/npm-start.js';
 
 /**
@@ -14,11 +15,12 @@ import { npmStart, ROOT, type NpmStarted } from './helpers/npm-start.js';
  * names; every curl line of the page must have run. What the test changes in the text, and why:
  *   - http://127.0.0.1:8000 → the service's address (a free port);
  *   - `npm run warden --` → `node dist/cli.js` (the same program, without the build `npm test` ran);
- *   - http://localhost:10000 (an A2A agent in the import examples) → a fake agent serving its card.
+ *   - http://localhost:10000 (an A2A agent in the import examples) → a fake agent serving its card;
+ *   - http://localhost:10001 (the agent the red-team examples attack) → a loopback test agent that does whatever it is asked.
  * Pages after getting-started begin with its first block (the login), as they tell the reader.
  */
 const GETTING_STARTED = 'docs/getting-started.md';
-const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md'];
+const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md', 'docs/redteam.md'];
 const SCRIPT_TIMEOUT_MS = 60_000;
 
 const read = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
@@ -59,6 +61,7 @@ let dir: string;
 let service: NpmStarted;
 let agent: Server;
 let agentUrl: string;
+let target: TestAgent;
 
 /** An A2A agent whose card the agent_url import finds. */
 const CARD = {
@@ -83,6 +86,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
   agentUrl = `http://127.0.0.1:${(agent.address() as { port: number }).port}`;
+  target = await startTestAgent('compliant');
   service = await npmStart({
     WARDEN_DATA_DIR: path.join(dir, 'data'),
     WARDEN_DATABASE_URL: `sqlite://${path.join(dir, 'data', 'warden.db')}`,
@@ -94,6 +98,7 @@ afterAll(async () => {
   service?.npm.kill('SIGTERM');
   await service?.exited;
   await new Promise((resolve) => agent?.close(resolve));
+  await target?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -124,6 +129,7 @@ function pageScript(page: string): string {
   return (login + own)
     .replaceAll('http://127.0.0.1:8000', service.url)
     .replaceAll('http://localhost:10000', agentUrl)
+    .replaceAll('http://localhost:10001', target.url)
     .replaceAll('npm run warden --', `node ${path.join(ROOT, 'dist/cli.js')}`);
 }
 
