@@ -76,9 +76,6 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
   return { ...logger, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }
 
-/** Lists whose answers are cached per credential and URL until the next write (issue 6, bench/README.md). */
-const CACHED_ROUTES: ReadonlySet<string> = new Set(['/v1/rules/', '/v1/agent-configurations/']);
-
 export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_LOGIN_LIMITS) {
   const agents = createAgentService(deps);
   return {
@@ -193,8 +190,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     const versions = requestVersions(options.database.versions);
     registerAuthentication(api, services.auth, { versions, now: deps.now });
-    // Read answers served from memory until the next write (SQLite only: see response-cache.ts).
-    registerResponseCache(api, { versions, routes: CACHED_ROUTES });
+    // Answers of routes marked `config: { cacheable: true }`, served from memory until the next
+    // commit (SQLite only: docs/caching.md).
+    registerResponseCache(api, { versions });
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });

@@ -7,6 +7,10 @@ import { policies } from './0003_policies.js';
 import { personas } from './0004_personas.js';
 import { agentColumnWidths } from './0005_agent_column_widths.js';
 import type { WardenMigration } from './types.js';
+import { tableCaching } from '../table-caching.js';
+
+/** Kysely's bookkeeping of the migrations run (written at start only, before any cache exists). */
+export const MIGRATION_TABLES = tableCaching({ kysely_migration: 'data', kysely_migration_lock: 'data' });
 
 /**
  * Every migration, in order. A new one is appended here with the next number;

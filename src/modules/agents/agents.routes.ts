@@ -36,6 +36,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ agents: AgentService }> = 
   app.get(
     '/v1/agent-configurations/',
     {
+      // Answered from memory until the next commit, per credential and URL (docs/caching.md).
+      config: { cacheable: true },
       schema: {
         tags,
         summary: "List your team's agents",

@@ -1,6 +1,7 @@
 import { encryptSecret } from '../../crypto/keys.js';
 import type { Deps } from '../../deps.js';
 import { compileCleaner } from '../../http/clean.js';
+import { createCountMemo } from '../../db/count-memo.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
@@ -12,7 +13,7 @@ import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.sche
 import { AGENT_STATUSES, AgentCreate, AgentUpdate } from './agents.schemas.js';
 import { toConstraints, toDomeConfig, toEvaluationConfig } from './agents.views.js';
 
-type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now'>;
+type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now' | 'readVersion'>;
 
 const SECONDS_PER_DAY = 86_400;
 const DEFAULT_STATUSES = AGENT_STATUSES.filter((s) => s !== 'archived');
@@ -42,6 +43,7 @@ export interface ListAgentsInput {
 
 export function createAgentService(deps: AgentDeps) {
   const { db, dialect, now } = deps;
+  const counts = createCountMemo(deps.readVersion);
 
   /** The agent, if the caller may act on it with `permission` (404 when its team is not visible). */
   async function loadAuthorized(principal: Principal, id: string, permission: 'agent:read' | 'agent:write'): Promise<AgentRow> {
@@ -160,7 +162,7 @@ export function createAgentService(deps: AgentDeps) {
       authorize(principal, 'agent:read', teamId, 'Team');
       const statuses = input.statuses && input.statuses.length > 0 ? [...new Set(input.statuses)] : DEFAULT_STATUSES;
       const filter = { teamId, statuses, limit: input.limit, offset: input.offset };
-      const [rows, count] = await Promise.all([repo.listAgents(db, filter), repo.countAgents(db, filter)]);
+      const [rows, count] = await Promise.all([repo.listAgents(db, filter), repo.countAgents(db, filter, counts)]);
       return { results: await withScores(rows, input.include_scores), count };
     },
 
@@ -237,7 +239,7 @@ export function createAgentService(deps: AgentDeps) {
     async lifecycleHistory(principal: Principal, id: string, limit: number, offset: number) {
       requireAnywhere(principal, 'agent:read');
       await loadAuthorized(principal, id, 'agent:read');
-      const [rows, count] = await Promise.all([repo.listLifecycleEvents(db, id, limit, offset), repo.countLifecycleEvents(db, id)]);
+      const [rows, count] = await Promise.all([repo.listLifecycleEvents(db, id, limit, offset), repo.countLifecycleEvents(db, id, counts)]);
       return { results: rows.map((r) => ({ ...r, from_stage: r.from_stage as TrustStage | null, to_stage: r.to_stage as TrustStage })), count };
     },
   };

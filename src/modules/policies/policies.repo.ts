@@ -2,6 +2,11 @@ import { sql, type Insertable, type Kysely, type Selectable, type Updateable, ty
 import type { DB, PoliciesTable, PolicyFilesTable, PolicyRulesTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/database.js';
 import type { VersionedMemo } from '../../db/versioned-memo.js';
+import { countRows, type CountMemo } from '../../db/count-memo.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/** Cache classes (docs/caching.md). */
+export const POLICY_TABLES = tableCaching({ policies: 'data', policy_files: 'data', policy_rules: 'data' });
 
 export type PolicyRow = Selectable<PoliciesTable>;
 export type PolicyPatch = Updateable<PoliciesTable>;
@@ -181,5 +186,6 @@ export async function listRules(
     .execute();
 }
 
-export const countRules = (db: Kysely<DB>, f: RuleListFilter) =>
-  count(ruleFilter(db.selectFrom('policy_rules').select((eb) => eb.fn.countAll().as('n')), f));
+/** Kept until the next commit (`counts`, SQLite): 86 ms for 910,000 rules, asked for with every page. */
+export const countRules = (db: Kysely<DB>, f: RuleListFilter, counts?: CountMemo) =>
+  countRows(db, ruleFilter(db.selectFrom('policy_rules').select((eb) => eb.fn.countAll().as('n')), f), counts);

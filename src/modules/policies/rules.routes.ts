@@ -54,6 +54,8 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app,
   app.get(
     '/v1/rules/',
     {
+      // Answered from memory until the next commit, per credential and URL (docs/caching.md).
+      config: { cacheable: true },
       schema: {
         tags,
         summary: "List your team's rules (seed 4.3): creation order, count of all matching rules",

@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { isUniqueViolation } from '../../db/errors.js';
 import { createVersionedMemo } from '../../db/versioned-memo.js';
+import { createCountMemo } from '../../db/count-memo.js';
 import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
@@ -67,6 +68,8 @@ export function createRuleService(deps: RuleDeps) {
   const { db, dialect, now } = deps;
   /** Where deep pages start (policies.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
   const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(deps.readVersion);
+  /** Rule counts, kept until the next commit (SQLite only). */
+  const counts = createCountMemo(deps.readVersion);
 
   async function review(principal: Principal, id: string, status: 'approved' | 'rejected', notes: string | null) {
     requireAnywhere(principal, 'policy:write');
@@ -88,7 +91,7 @@ export function createRuleService(deps: RuleDeps) {
       }
       await loadPolicy(db, principal, policyId, 'policy:read');
       const filter = { policyId };
-      const [rows, total] = await Promise.all([repo.listRules(db, filter, limit, offset, anchors), repo.countRules(db, filter)]);
+      const [rows, total] = await Promise.all([repo.listRules(db, filter, limit, offset, anchors), repo.countRules(db, filter, counts)]);
       return { results: rows.map(toRule), total };
     },
 
@@ -128,7 +131,7 @@ export function createRuleService(deps: RuleDeps) {
         authorize(principal, 'policy:read', teamId, 'Team');
         filter = { teamId, status, category };
       }
-      const [rows, count] = await Promise.all([repo.listRules(db, filter, input.limit, input.offset, anchors), repo.countRules(db, filter)]);
+      const [rows, count] = await Promise.all([repo.listRules(db, filter, input.limit, input.offset, anchors), repo.countRules(db, filter, counts)]);
       return { results: rows.map(toRule), count };
     },
 
