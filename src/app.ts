@@ -33,8 +33,14 @@ import { apiKeyRoutes, authTokenRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type ThrottleLimits } from './modules/auth/login-throttle.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
+import { documentRoutes } from './modules/documents/documents.routes.js';
+import { createDocumentService } from './modules/documents/documents.service.js';
+import { extractionRoutes } from './modules/extraction/extraction.routes.js';
+import { createExtractionService } from './modules/extraction/extraction.service.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
-import { buildPolicyServices } from './modules/policies/policies.services.js';
+import { createPolicyService } from './modules/policies/policies.service.js';
+import { ruleRoutes } from './modules/rules/rules.routes.js';
+import { createRuleService } from './modules/rules/rules.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 
 export interface AppOptions {
@@ -86,7 +92,10 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     demographics: createDemographicsService(deps),
     agentImport: createAgentImportService({ now: deps.now, agents }),
     dashboard: createDashboardService(deps),
-    policies: buildPolicyServices(deps),
+    policies: createPolicyService(deps),
+    rules: createRuleService(deps),
+    documents: createDocumentService(deps),
+    extraction: createExtractionService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
@@ -203,7 +212,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(demographicRoutes, { base: '/v1/demographics', demographics: services.demographics });
     await api.register(demographicRoutes, { base: '/v1/dimensions', demographics: services.demographics });
     await api.register(dashboardRoutes, { dashboard: services.dashboard });
-    await api.register(policyRoutes, services.policies);
+    await api.register(policyRoutes, { policies: services.policies });
+    await api.register(documentRoutes, { documents: services.documents });
+    await api.register(extractionRoutes, { extraction: services.extraction });
+    await api.register(ruleRoutes, { rules: services.rules });
   });
 
   return app;

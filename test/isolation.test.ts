@@ -94,7 +94,7 @@ describe('isolation matrix', () => {
   it('has an entry for every route of the app', () => {
     const known = new Set(ROUTES.map((r) => `${r.method} ${r.url}`));
     const missing = t.app.apiRoutes.filter((r) => !known.has(`${r.method} ${r.url}`)).map((r) => `${r.method} ${r.url}`);
-    expect(missing, 'routes without an isolation entry in test/helpers/route-table.ts').toEqual([]);
+    expect(missing, 'routes without an isolation entry: add them to test/route-cases/<feature>.ts (listed in test/helpers/route-table.ts)').toEqual([]);
     const stale = ROUTES.filter((r) => !t.app.apiRoutes.some((a) => a.method === r.method && a.url === r.url)).map((r) => `${r.method} ${r.url}`);
     expect(stale, 'entries for routes the app does not have').toEqual([]);
   });

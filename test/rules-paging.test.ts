@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { ANCHOR_STEP } from '../src/modules/policies/policies.repo.js';
+import { ANCHOR_STEP } from '../src/modules/rules/rules.repo.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createWorld, type World } from './helpers/factories.js';
 

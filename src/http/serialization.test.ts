@@ -2,7 +2,7 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../modules/agents/agents.schemas.js';
-import { PolicyRule, RuleListResponse } from '../modules/policies/policies.schemas.js';
+import { PolicyRule, RuleListResponse } from '../modules/rules/rules.schemas.js';
 import { buildSerializer, nullableAsTypeList } from './serialization.js';
 import { Nullable, Uuid } from './schemas.js';
 

@@ -5,7 +5,9 @@ import { AGENT_TABLES } from './agents/agents.repo.js';
 import { IDENTITY_TABLES } from './auth/auth.repo.js';
 import { DEMOGRAPHIC_TABLES } from './demographics/demographics.repo.js';
 import { PERSONA_TABLES } from './personas/personas.repo.js';
+import { DOCUMENT_TABLES } from './documents/documents.repo.js';
 import { POLICY_TABLES } from './policies/policies.repo.js';
+import { RULE_TABLES } from './rules/rules.repo.js';
 
 /**
  * Every table's class for the caches (src/db/table-caching.ts, docs/caching.md), gathered from
@@ -19,6 +21,8 @@ export const TABLE_CACHING = {
   ...IDENTITY_TABLES,
   ...AGENT_TABLES,
   ...POLICY_TABLES,
+  ...DOCUMENT_TABLES,
+  ...RULE_TABLES,
   ...PERSONA_TABLES,
   ...DEMOGRAPHIC_TABLES,
 } as const satisfies Record<keyof DB, TableCaching>;

@@ -11,11 +11,13 @@ import { ID_IN_USE, loadPolicy } from './policies.access.js';
 import { json, toPolicy } from './policies.mapping.js';
 import type { PolicyPatch, PolicyRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
-import type { PolicyCreateBody, PolicyListInput, PolicyRuleCreateBody, PolicyUpdateBody } from './policies.schemas.js';
+import type { PolicyCreateBody, PolicyListInput, PolicyUpdateBody } from './policies.schemas.js';
 import { PolicyCreate, PolicyUpdate } from './policies.schemas.js';
 import { findPreset, PRESETS } from './presets.js';
 import { presetRules, presetToPolicy } from './presets.view.js';
-import { buildRuleRow } from './rules.build.js';
+import { buildRuleRow } from '../rules/rules.build.js';
+import { insertRules, ruleReviewCounts } from '../rules/rules.repo.js';
+import type { PolicyRuleCreateBody } from '../rules/rules.schemas.js';
 
 type PolicyDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
 
@@ -24,7 +26,7 @@ type PolicyDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
  * 409 says how many are not, so the reviewer knows what is left.
  */
 async function assertActivatable(db: Kysely<DB>, policyId: string): Promise<void> {
-  const { total, notApproved } = await repo.ruleReviewCounts(db, policyId);
+  const { total, notApproved } = await ruleReviewCounts(db, policyId);
   if (total === 0) throw conflict('This policy has no rules: add or extract rules and approve them before activating it');
   if (notApproved > 0) {
     throw conflict(
@@ -196,7 +198,7 @@ export function createPolicyService(deps: PolicyDeps) {
       );
       await db.transaction().execute(async (trx) => {
         await repo.insertPolicy(trx, row);
-        await repo.insertRules(trx, rules);
+        await insertRules(trx, rules);
       });
       return toPolicy(row);
     },

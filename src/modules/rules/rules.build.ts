@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
 import type { PolicyRulesTable } from '../../db/schema.js';
 import { newId } from '../../ids.js';
-import { json, normaliseProvenance } from './policies.mapping.js';
-import type { PolicyRuleCreateBody, RuleProvenanceValue } from './policies.schemas.js';
+import { json, normaliseProvenance } from './rules.mapping.js';
+import type { PolicyRuleCreateBody, RuleProvenanceValue } from './rules.schemas.js';
 
 type ConsequenceInput = { action?: string | undefined; severity?: string | undefined; message?: string | null | undefined; [key: string]: unknown };
 

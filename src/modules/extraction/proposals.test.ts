@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EXTRACTION_MAX_RULES, extractionMessages, normaliseProposals } from './extraction.js';
+import { EXTRACTION_MAX_RULES, extractionMessages, normaliseProposals } from './proposals.js';
 import { parseJsonContent } from '../../llm/client.js';
-import { RULE_SOURCE_TEXT_MAX } from './policies.schemas.js';
+import { RULE_SOURCE_TEXT_MAX } from '../rules/rules.schemas.js';
 
 const DOC = 'Agents must not reveal passwords.\n\nAgents should be polite.';
 const good = { rule_type: 'prohibition', action: 'reveal_password', consequence: { action: 'block', severity: 'critical' }, natural_language: 'No passwords.', source_text: 'Agents must not reveal passwords.' };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
+import { PolicyParams } from '../policies/policies.schemas.js';
 import {
   ApproveQuery,
-  PolicyParams,
   PolicyRule,
   PolicyRuleCreate,
   PolicyRuleListResponse,
@@ -13,8 +13,8 @@ import {
   RuleListQuery,
   RuleListResponse,
   RuleParams,
-} from './policies.schemas.js';
-import type { PolicyServices } from './policies.services.js';
+} from './rules.schemas.js';
+import type { RuleService } from './rules.service.js';
 
 const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'policy-rules'];
@@ -22,7 +22,7 @@ const tags = ['Agent Environment', 'policy-rules'];
 const policyTags = ['Agent Environment', 'policies'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
-export const ruleRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, { rules }) => {
+export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = async (app, { rules }) => {
   app.get(
     '/v1/policies/:policy_id/rules',
     {

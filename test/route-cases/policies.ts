@@ -3,8 +3,8 @@ import type { Ctx, RouteCase } from '../helpers/route-table.js';
 import { multipartBody } from '../policy-fixtures.js';
 
 /**
- * The isolation-matrix entries of the policy and rule routes, for test/helpers/route-table.ts
- * (`...ISSUE3_ROUTES` in its ROUTES). Resources are made by team A's member; team B's
+ * The isolation-matrix entries of the policy, document, extraction and rule routes, for
+ * test/helpers/route-table.ts (`...POLICY_ROUTE_CASES` in its ROUTES). Resources are made by team A's member; team B's
  * member gets 404 on them; team-less routes (lists, create, presets) answer other teams too.
  */
 async function call(ctx: Ctx, method: 'GET' | 'POST', url: string, payload?: unknown) {
@@ -64,7 +64,7 @@ const onRule = (method: string, suffix: string, needs: string, member: number, b
   prepare: async (ctx) => ({ url: `/v1/rules/${(await newRule(ctx)).id}${suffix}`, body }),
 });
 
-export const ISSUE3_ROUTES: RouteCase[] = [
+export const POLICY_ROUTE_CASES: RouteCase[] = [
   { method: 'POST', url: '/v1/policies/', needs: 'policy:write', expect: { member: 201, otherTeam: 201 }, prepare: async () => ({ url: '/v1/policies/', body: { name: 'p', category: 'custom' } }) },
   { method: 'GET', url: '/v1/policies/', needs: 'policy:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/policies/' }) },
   { method: 'GET', url: '/v1/policies/presets/', needs: 'policy:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/policies/presets/' }) },

@@ -4,10 +4,11 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { requireAnywhere } from '../auth/permissions.js';
 import { DOCUMENT_CONTENT_TYPES, detectKind, toMarkdown, type DocumentKind } from './document-convert.js';
-import { loadPolicy } from './policies.access.js';
-import { toPolicy } from './policies.mapping.js';
-import * as repo from './policies.repo.js';
-import { SOURCE_TEXT_MAX } from './policies.schemas.js';
+import { loadPolicy } from '../policies/policies.access.js';
+import { toPolicy } from '../policies/policies.mapping.js';
+import { updatePolicy } from '../policies/policies.repo.js';
+import { SOURCE_TEXT_MAX } from '../policies/policies.schemas.js';
+import * as repo from './documents.repo.js';
 
 type DocumentDeps = Pick<Deps, 'db' | 'now'>;
 
@@ -61,7 +62,7 @@ export function createDocumentService(deps: DocumentDeps) {
           converted_markdown: markdown,
           created_at: at,
         });
-        const updated = await repo.updatePolicy(trx, policyId, {
+        const updated = await updatePolicy(trx, policyId, {
           file_path: `policies/${policyId}/${fileName}`,
           file_name: fileName,
           file_type: kind,
@@ -101,7 +102,7 @@ export function createDocumentService(deps: DocumentDeps) {
       const at = now();
       return db.transaction().execute(async (trx) => {
         await repo.deletePolicyFile(trx, policyId);
-        const updated = await repo.updatePolicy(trx, policyId, {
+        const updated = await updatePolicy(trx, policyId, {
           file_path: null,
           file_name: null,
           file_type: null,

@@ -1,18 +1,17 @@
 import { Value } from 'typebox/value';
 import type { ChatMessage } from '../../llm/client.js';
+import { POLICY_CATEGORIES, type PolicyCategory } from '../policies/policies.schemas.js';
 import {
   ASSIGNEES,
   CONSEQUENCE_ACTIONS,
   CONSTRAINT_LOGICS,
-  POLICY_CATEGORIES,
   RULE_SOURCE_TEXT_MAX,
   RULE_TYPES,
   StructuredConstraint,
   SEVERITIES,
-  type PolicyCategory,
   type PolicyRuleCreateBody,
-} from './policies.schemas.js';
-import { locateSource, type LocatedSource } from './source-location.js';
+} from '../rules/rules.schemas.js';
+import { locateSource, type LocatedSource } from '../rules/source-location.js';
 
 /** Longest text sent to the model: about 50,000 tokens, within every current context window. */
 export const EXTRACTION_MAX_CHARS = 200_000;

@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { PRESETS } from '../../src/modules/personas/personas.presets.js';
 import type { Ctx, RouteCase } from '../helpers/route-table.js';
 
 /**
- * The isolation-matrix entries of issue 4's routes (personas, demographics, agent import, the
- * trust dashboard), for test/helpers/route-table.ts: `...ISSUE4_ROUTES` in its ROUTES.
- * Dimensions are global reference data: another team's member reads them (200), and only a
- * super admin writes them (403 to team members, whoever they are).
+ * The isolation-matrix entries of the demographic dimension routes (test/helpers/route-table.ts),
+ * one implementation on two mounts. Dimensions are global reference data: another team's
+ * member reads them (200), and only a super admin writes them (403 to team members, whoever they are).
  */
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const A = (ctx: Ctx) => ctx.world.teamA;
-const PRESET_ID = PRESETS[0]!.id;
-const CARD = { name: 'Matrix agent', url: 'https://matrix-agent.example.com/a2a', skills: [{ id: 'echo', name: 'Echo' }] };
-
-async function persona(ctx: Ctx): Promise<string> {
-  const res = await ctx.app.inject({ method: 'POST', url: '/v1/personas/', headers: auth(A(ctx).member.token), payload: { team_id: A(ctx).id, name: 'matrix', role: 'tester' } });
-  return res.json().id as string;
-}
 
 async function dimensionId(ctx: Ctx, base: string): Promise<string> {
   const res = await ctx.app.inject({ method: 'GET', url: `${base}/by-name/gender`, headers: auth(A(ctx).member.token) });
@@ -34,7 +25,7 @@ async function ownDimension(ctx: Ctx, base: string): Promise<{ id: string; value
 const READ_GLOBAL = { member: 200, otherTeam: 200 };
 const ADMIN_ONLY = (status: number) => ({ member: 403, otherTeam: 403, superAdmin: status });
 
-function demographicRoutes(base: '/v1/demographics' | '/v1/dimensions'): RouteCase[] {
+function demographicRouteCases(base: '/v1/demographics' | '/v1/dimensions'): RouteCase[] {
   return [
     { method: 'GET', url: `${base}/`, needs: 'agent:read', expect: READ_GLOBAL, prepare: async () => ({ url: `${base}/` }) },
     {
@@ -104,52 +95,4 @@ function demographicRoutes(base: '/v1/demographics' | '/v1/dimensions'): RouteCa
   ];
 }
 
-export const ISSUE4_ROUTES: RouteCase[] = [
-  // personas
-  {
-    method: 'POST',
-    url: '/v1/personas/',
-    needs: 'persona:write',
-    expect: { member: 201 },
-    prepare: async (ctx) => ({ url: '/v1/personas/', body: { team_id: A(ctx).id, name: 'matrix', role: 'tester' } }),
-  },
-  { method: 'GET', url: '/v1/personas/', needs: 'persona:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/personas/?team_id=${A(ctx).id}` }) },
-  // The presets are the system's: without team_id, another team's member reads them too.
-  { method: 'GET', url: '/v1/personas/presets/', needs: 'persona:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/personas/presets/' }) },
-  {
-    method: 'POST',
-    url: '/v1/personas/from-preset/:preset_id',
-    needs: 'persona:write',
-    expect: { member: 201 },
-    prepare: async (ctx) => ({ url: `/v1/personas/from-preset/${PRESET_ID}?team_id=${A(ctx).id}`, body: { name_override: 'matrix' } }),
-  },
-  { method: 'GET', url: '/v1/personas/:id', needs: 'persona:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/personas/${await persona(ctx)}` }) },
-  {
-    method: 'PUT',
-    url: '/v1/personas/:id',
-    needs: 'persona:write',
-    expect: { member: 200 },
-    prepare: async (ctx) => ({ url: `/v1/personas/${await persona(ctx)}`, body: { name: 'renamed' } }),
-  },
-  { method: 'DELETE', url: '/v1/personas/:id', needs: 'persona:write', expect: { member: 204 }, prepare: async (ctx) => ({ url: `/v1/personas/${await persona(ctx)}` }) },
-  // demographic dimensions: one implementation, two mounts
-  ...demographicRoutes('/v1/demographics'),
-  ...demographicRoutes('/v1/dimensions'),
-  // agent import (a card, so that no network call is made)
-  {
-    method: 'POST',
-    url: '/v1/agent-configurations/import/validate',
-    needs: 'agent:write',
-    expect: { member: 200, otherTeam: 200 },
-    prepare: async () => ({ url: '/v1/agent-configurations/import/validate', body: { agent_card: CARD } }),
-  },
-  {
-    method: 'POST',
-    url: '/v1/agent-configurations/import',
-    needs: 'agent:write',
-    expect: { member: 201 },
-    prepare: async (ctx) => ({ url: `/v1/agent-configurations/import?team_id=${A(ctx).id}`, body: { agent_card: CARD } }),
-  },
-  // the trust dashboard
-  { method: 'GET', url: '/v1/dashboard/trust', needs: 'agent:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/dashboard/trust?team_id=${A(ctx).id}` }) },
-];
+export const DEMOGRAPHIC_ROUTE_CASES: RouteCase[] = [...demographicRouteCases('/v1/demographics'), ...demographicRouteCases('/v1/dimensions')];

@@ -2,14 +2,14 @@ import type { Deps } from '../../deps.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { requireAnywhere } from '../auth/permissions.js';
-import { EXTRACTION_MAX_CHARS, extractionMessages, normaliseProposals } from './extraction.js';
 import { chatJson } from '../../llm/client.js';
-import { loadPolicy } from './policies.access.js';
-import { toRule } from './policies.mapping.js';
-import type { RuleRow } from './policies.repo.js';
-import * as repo from './policies.repo.js';
-import type { PolicyCategory } from './policies.schemas.js';
-import { buildRuleRow } from './rules.build.js';
+import { loadPolicy } from '../policies/policies.access.js';
+import { findPolicy } from '../policies/policies.repo.js';
+import type { PolicyCategory } from '../policies/policies.schemas.js';
+import { buildRuleRow } from '../rules/rules.build.js';
+import { toRule } from '../rules/rules.mapping.js';
+import { insertRules, type RuleRow } from '../rules/rules.repo.js';
+import { EXTRACTION_MAX_CHARS, extractionMessages, normaliseProposals } from './proposals.js';
 
 type ExtractionDeps = Pick<Deps, 'db' | 'now' | 'llm'>;
 
@@ -53,8 +53,8 @@ export function createExtractionService(deps: ExtractionDeps) {
       );
       await db.transaction().execute(async (trx) => {
         // The policy may have been deleted while the model was thinking.
-        if ((await repo.findPolicy(trx, policyId)) === undefined) throw notFound('Policy');
-        await repo.insertRules(trx, rows);
+        if ((await findPolicy(trx, policyId)) === undefined) throw notFound('Policy');
+        await insertRules(trx, rows);
       });
       return { results: rows.map((row) => toRule(row as RuleRow)), total: rows.length, skipped };
     },

@@ -6,15 +6,17 @@ import type { Deps } from '../../deps.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { ID_IN_USE, loadPolicy, loadRule } from './policies.access.js';
-import { json, normaliseProvenance, toRule } from './policies.mapping.js';
-import type { RulePatch, RuleRow } from './policies.repo.js';
-import * as repo from './policies.repo.js';
-import type { PolicyRuleCreateBody, PolicyRuleUpdateBody, RuleListInput } from './policies.schemas.js';
-import { PolicyRuleCreate, PolicyRuleUpdate } from './policies.schemas.js';
-import { findPreset } from './presets.js';
-import { presetRules } from './presets.view.js';
+import { ID_IN_USE, loadPolicy } from '../policies/policies.access.js';
+import { findPolicy } from '../policies/policies.repo.js';
+import { findPreset } from '../policies/presets.js';
+import { presetRules } from '../policies/presets.view.js';
+import { loadRule } from './rules.access.js';
 import { buildRuleRow, normaliseConsequence } from './rules.build.js';
+import { json, normaliseProvenance, toRule } from './rules.mapping.js';
+import type { RulePatch, RuleRow } from './rules.repo.js';
+import * as repo from './rules.repo.js';
+import type { PolicyRuleCreateBody, PolicyRuleUpdateBody, RuleListInput } from './rules.schemas.js';
+import { PolicyRuleCreate, PolicyRuleUpdate } from './rules.schemas.js';
 
 type RuleDeps = Pick<Deps, 'db' | 'dialect' | 'now' | 'readVersion'>;
 
@@ -66,7 +68,7 @@ const changesMeaning = (patch: RulePatch, current: RuleRow) =>
 
 export function createRuleService(deps: RuleDeps) {
   const { db, dialect, now } = deps;
-  /** Where deep pages start (policies.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
+  /** Where deep pages start (rules.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
   const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(deps.readVersion);
   /** Rule counts, kept until the next commit (SQLite only). */
   const counts = createCountMemo(deps.readVersion);
@@ -122,7 +124,7 @@ export function createRuleService(deps: RuleDeps) {
       if (input.policy_id !== undefined) {
         if (input.team_id !== undefined) authorize(principal, 'policy:read', resolveTeam(principal, input.team_id), 'Team');
         // The repo leaves the team out of a policy's query (its team is implied): check it here.
-        const policy = await repo.findPolicy(db, input.policy_id);
+        const policy = await findPolicy(db, input.policy_id);
         const readable = policy !== undefined && holds(principal, 'policy:read', policy.team_id) && (input.team_id === undefined || input.team_id === policy.team_id);
         if (!readable) return { results: [], count: 0 };
         filter = { policyId: input.policy_id, status, category };
