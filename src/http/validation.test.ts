@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundIntegers, nestsDeeperThan, nulCharacterAt } from './validation.js';
+import { boundIntegers, nestsDeeperThan, nulCharacterAt, validatorCompiler } from './validation.js';
 
 describe('boundIntegers', () => {
   it('bounds unbounded integers, keeps given bounds and leaves the original alone', () => {
@@ -30,5 +30,36 @@ describe('nulCharacterAt', () => {
     expect(nulCharacterAt('\u0000')).toEqual([]);
     expect(nulCharacterAt({ a: 'ok', b: [1, null, '😀', 'é'] })).toBeUndefined();
     expect(nulCharacterAt(undefined)).toBeUndefined();
+  });
+});
+
+describe('validatorCompiler', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      nested: { anyOf: [{ type: 'object', properties: { a: { type: 'integer' } } }, { type: 'null' }] },
+      list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      free: { type: 'object', additionalProperties: true },
+    },
+    required: ['name'],
+  };
+
+  it('drops the fields a body schema does not declare, at every depth, once the body is valid', () => {
+    const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (data: unknown) => boolean;
+    const body = { name: 'n', unknown: 1, nested: { a: 1, b: 2 }, list: [{ id: 'x', hidden: true }], free: { kept: { deep: 1 } } };
+    expect(validate(body)).toBe(true);
+    expect(body).toEqual({ name: 'n', nested: { a: 1 }, list: [{ id: 'x' }], free: { kept: { deep: 1 } } });
+  });
+
+  it('drops unknown query parameters too, and leaves an invalid body as it was', () => {
+    const query = validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/x' }) as (data: unknown) => boolean;
+    const params = { name: 'n', other: 'x' };
+    expect(query(params)).toBe(true);
+    expect(params).toEqual({ name: 'n' });
+    const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (data: unknown) => boolean;
+    const invalid = { unknown: 1 };
+    expect(validate(invalid)).toBe(false);
+    expect(invalid).toEqual({ unknown: 1 });
   });
 });

@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+import { compileCleaner } from './clean.js';
 import type { ValidationIssue } from './errors.js';
 
 /**
@@ -97,14 +99,21 @@ function booleanFields(schema: unknown): string[] {
 /** A multipart body is a stream the route reads itself (and checks part by part): its schema only documents it. */
 const acceptStream = () => true;
 
+/**
+ * The one validator of every route's body, query string, path parameters and headers. What
+ * passes is also cleaned here, in place: the properties its schema does not declare are
+ * dropped from the body and the query string, at every depth (CONTRACT.md: unknown fields are
+ * ignored, as the reference service does), so that no service sees a field it did not ask for.
+ * An object declared free-form (`additionalProperties: true`) keeps what it holds.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, contentType }) => {
   if (httpPart === 'body' && contentType === 'multipart/form-data') return acceptStream;
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate = ajv.compile(lowercaseUuids(boundIntegers(schema)) as object);
   const booleans = httpPart === 'body' ? [] : booleanFields(schema);
-  if (booleans.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
-  const withLaxBooleans = (data: unknown) => {
-    if (typeof data === 'object' && data !== null) {
+  const clean = httpPart === 'body' || httpPart === 'querystring' ? compileCleaner(schema as TSchema) : undefined;
+  const checked = (data: unknown) => {
+    if (booleans.length > 0 && typeof data === 'object' && data !== null) {
       const fields = data as Record<string, unknown>;
       for (const name of booleans) {
         const value = fields[name];
@@ -113,11 +122,12 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       }
     }
     const ok = validate(data);
-    withLaxBooleans.errors = validate.errors;
+    checked.errors = validate.errors;
+    if (ok && clean !== undefined) clean(data);
     return ok;
   };
-  withLaxBooleans.errors = null as typeof validate.errors;
-  return withLaxBooleans as ReturnType<FastifySchemaCompiler<unknown>>;
+  checked.errors = null as typeof validate.errors;
+  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */

@@ -1,6 +1,5 @@
 import { encryptSecret } from '../../crypto/keys.js';
 import type { Deps } from '../../deps.js';
-import { compileCleaner } from '../../http/clean.js';
 import { createCountMemo } from '../../db/count-memo.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -10,16 +9,13 @@ import { API_KEY_MASK, apiKeyHint, json, maskedApiKey, toAgent, toDecimalString 
 import type { AgentPatch, AgentRow } from './agents.repo.js';
 import * as repo from './agents.repo.js';
 import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
-import { AGENT_STATUSES, AgentCreate, AgentUpdate } from './agents.schemas.js';
+import { AGENT_STATUSES } from './agents.schemas.js';
 import { toConstraints, toDomeConfig, toEvaluationConfig } from './agents.views.js';
 
 type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now' | 'readVersion'>;
 
 const SECONDS_PER_DAY = 86_400;
 const DEFAULT_STATUSES = AGENT_STATUSES.filter((s) => s !== 'archived');
-/** Unknown fields are dropped at every depth (CONTRACT.md), by cleaners compiled once. */
-const cleanCreate = compileCleaner(AgentCreate);
-const cleanUpdate = compileCleaner(AgentUpdate);
 
 /** Fields whose Agent type is not nullable: null leaves them as they are (CONTRACT.md). */
 const NON_NULLABLE_SCALARS = ['agent_name', 'model_name', 'status', 'hub', 'access_level', 'protocol', 'protection_status', 'rate_limit_requests_per_minute'] as const;
@@ -88,11 +84,10 @@ export function createAgentService(deps: AgentDeps) {
    * The one path that inserts an agent (with its first lifecycle event): registration, and
    * import, which adds the fields only an import sets (import_metadata, capabilities, skills).
    */
-  async function register(principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody, imported: ImportedAgentFields | null) {
+  async function register(principal: Principal, teamIdParam: string | undefined, body: AgentCreateBody, imported: ImportedAgentFields | null) {
     requireAnywhere(principal, 'agent:write');
     const teamId = resolveTeam(principal, teamIdParam);
     authorize(principal, 'agent:write', teamId, 'Team');
-    const body = cleanCreate(structuredClone(input)) as AgentCreateBody;
     const at = now();
     const params = body.agent_params ?? (body.rag_params != null || body.function_route_params != null ? {} : null);
     if (params !== null) {
@@ -173,10 +168,9 @@ export function createAgentService(deps: AgentDeps) {
       return agent as NonNullable<typeof agent>;
     },
 
-    async update(principal: Principal, id: string, input: AgentUpdateBody) {
+    async update(principal: Principal, id: string, body: AgentUpdateBody) {
       requireAnywhere(principal, 'agent:write');
       const current = await loadAuthorized(principal, id, 'agent:write');
-      const body = cleanUpdate(structuredClone(input)) as AgentUpdateBody;
       const patch = patchFrom(body, current);
       const updated = await repo.updateAgent(db, id, { ...patch, updated_at: now() });
       if (updated === undefined) throw notFound('Agent');

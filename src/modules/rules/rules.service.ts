@@ -1,4 +1,3 @@
-import { Value } from 'typebox/value';
 import { isUniqueViolation } from '../../db/errors.js';
 import { createVersionedMemo } from '../../db/versioned-memo.js';
 import { createCountMemo } from '../../db/count-memo.js';
@@ -16,7 +15,6 @@ import { json, normaliseProvenance, toRule } from './rules.mapping.js';
 import type { RulePatch, RuleRow } from './rules.repo.js';
 import * as repo from './rules.repo.js';
 import type { PolicyRuleCreateBody, PolicyRuleUpdateBody, RuleListInput } from './rules.schemas.js';
-import { PolicyRuleCreate, PolicyRuleUpdate } from './rules.schemas.js';
 
 type RuleDeps = Pick<Deps, 'db' | 'dialect' | 'now' | 'readVersion'>;
 
@@ -97,10 +95,9 @@ export function createRuleService(deps: RuleDeps) {
       return { results: rows.map(toRule), total };
     },
 
-    async create(principal: Principal, policyId: string, input: PolicyRuleCreateBody) {
+    async create(principal: Principal, policyId: string, body: PolicyRuleCreateBody) {
       requireAnywhere(principal, 'policy:write');
       const policy = await loadPolicy(db, principal, policyId, 'policy:write');
-      const body = Value.Clean(PolicyRuleCreate, structuredClone(input)) as PolicyRuleCreateBody;
       const row = buildRuleRow({ policyId, teamId: policy.team_id, body, provenance: body.provenance ?? null, reviewerId: principal.userId, at: now() });
       try {
         await repo.insertRules(db, [row]);
@@ -147,9 +144,8 @@ export function createRuleService(deps: RuleDeps) {
      * `modified`, unless the update names a status itself. A status of approved or
      * rejected set here records the reviewer, as approve and reject do.
      */
-    async update(principal: Principal, id: string, input: PolicyRuleUpdateBody) {
+    async update(principal: Principal, id: string, body: PolicyRuleUpdateBody) {
       requireAnywhere(principal, 'policy:write');
-      const body = Value.Clean(PolicyRuleUpdate, structuredClone(input)) as PolicyRuleUpdateBody;
       // Read, decide and write in one transaction with the row locked: a concurrent approve,
       // reject or PATCH waits, so this decision is taken on the status it overwrites.
       return db.transaction().execute(async (trx) => {
