@@ -72,7 +72,12 @@ describe('POST /v1/agent-configurations/', () => {
   });
 
   it('requires agent_name and model_name', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(world.teamA.member.token), payload: { agent_name: 'x' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/',
+      headers: bearer(world.teamA.member.token),
+      payload: { agent_name: 'x' },
+    });
     expect422(res, ['body', 'model_name'], 'missing');
   });
 });
@@ -143,9 +148,19 @@ describe('PUT /v1/agent-configurations/{id}/lifecycle (seed 4.1)', () => {
     expect422(await put('/v1/agent-configurations/not-a-uuid/lifecycle', world.teamA.member.token, { trust_stage: 'tested' }), ['path', 'id'], 'uuid_parsing');
     const noBody = await t.app.inject({ method: 'PUT', url, headers: bearer(world.teamA.member.token) });
     expect422(noBody, ['body'], 'missing');
-    const badJson = await t.app.inject({ method: 'PUT', url, headers: { ...bearer(world.teamA.member.token), 'content-type': 'application/json' }, payload: '{"trust_stage":' });
+    const badJson = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(world.teamA.member.token), 'content-type': 'application/json' },
+      payload: '{"trust_stage":',
+    });
     expect422(badJson, ['body', 0], 'json_invalid');
-    const wrongType = await t.app.inject({ method: 'PUT', url, headers: { ...bearer(world.teamA.member.token), 'content-type': 'text/plain' }, payload: 'hardened' });
+    const wrongType = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(world.teamA.member.token), 'content-type': 'text/plain' },
+      payload: 'hardened',
+    });
     expectDetail(wrongType, 415);
     const fresh = (await get(`/v1/agent-configurations/${agent.id}`, world.teamA.member.token)).json();
     expect(fresh.trust_stage).toBe('registered');

@@ -56,7 +56,12 @@ describe('login, tokens and sessions', () => {
 
   it('makes a new user change the password an admin set before anything else, ending other sessions', async () => {
     const email = uniqueEmail('pw');
-    const created = await post('/v1/users/', world.teamA.owner.token, { email, password: 'set-by-admin-1', team_id: world.teamA.id, password_change_required: false });
+    const created = await post('/v1/users/', world.teamA.owner.token, {
+      email,
+      password: 'set-by-admin-1',
+      team_id: world.teamA.id,
+      password_change_required: false,
+    });
     expect(created.json().password_change_required).toBe(true); // only a super admin may waive it
     const token = await login(t.app, email, 'set-by-admin-1');
     const other = await login(t.app, email, 'set-by-admin-1');
@@ -65,7 +70,11 @@ describe('login, tokens and sessions', () => {
     expectDetail(await get('/v1/agent-configurations/', token), 403);
     expectDetail(await post('/v1/api-keys/', token, { name: 'before the change' }), 403);
     expectDetail(await post('/v1/auth/change-password', token, { current_password: 'not-it-at-all', new_password: 'new-password-2' }), 401);
-    expect422(await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'short' }), ['body', 'new_password'], 'string_too_short');
+    expect422(
+      await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'short' }),
+      ['body', 'new_password'],
+      'string_too_short',
+    );
     const res = await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'new-password-2' });
     expect(res.statusCode).toBe(200);
     const fresh = res.json().access_token;
@@ -74,7 +83,12 @@ describe('login, tokens and sessions', () => {
     expectDetail(await get('/v1/users/me', other), 401);
     expectDetail(await post('/v1/auth/jwt/login', undefined, { email, password: 'set-by-admin-1' }), 401);
     expect((await post('/v1/auth/jwt/login', undefined, { email, password: 'new-password-2' })).statusCode).toBe(200);
-    const waived = await post('/v1/users/', world.admin.token, { email: uniqueEmail('waived'), password: 'set-by-admin-1', team_id: world.teamA.id, password_change_required: false });
+    const waived = await post('/v1/users/', world.admin.token, {
+      email: uniqueEmail('waived'),
+      password: 'set-by-admin-1',
+      team_id: world.teamA.id,
+      password_change_required: false,
+    });
     expect(waived.json().password_change_required).toBe(false);
   });
 
@@ -198,7 +212,11 @@ describe('users', () => {
     expect((await post('/v1/users/', world.teamA.owner.token, body)).statusCode).toBe(201);
     expectDetail(await post('/v1/users/', world.teamA.owner.token, { ...body, email: body.email.toUpperCase() }), 409);
     expect422(await post('/v1/users/', world.teamA.owner.token, { ...body, email: 'not-an-email' }), ['body', 'email'], 'value_error');
-    expect422(await post('/v1/users/', world.teamA.owner.token, { ...body, email: uniqueEmail(), password: 'short' }), ['body', 'password'], 'string_too_short');
+    expect422(
+      await post('/v1/users/', world.teamA.owner.token, { ...body, email: uniqueEmail(), password: 'short' }),
+      ['body', 'password'],
+      'string_too_short',
+    );
     expect422(await post('/v1/users/', world.teamA.owner.token, { email: uniqueEmail(), password: 'password-123' }), ['body', 'team_id'], 'missing');
   });
 
@@ -284,7 +302,10 @@ describe('first start', () => {
       expect(me).toMatchObject({ is_super_admin: true, is_superuser: true, password_change_required: false });
       const teams = (await fresh.app.inject({ method: 'GET', url: '/v1/users/me/teams', headers: bearer(token) })).json();
       expect(teams).toEqual([expect.objectContaining({ role: 'OWNER' })]);
-      expectDetail(await fresh.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email: 'second@example.com', password: 'password-123' } }), 401);
+      expectDetail(
+        await fresh.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email: 'second@example.com', password: 'password-123' } }),
+        401,
+      );
     } finally {
       await fresh.close();
     }
@@ -301,7 +322,9 @@ describe('HTTP conventions', () => {
   it('serves the OpenAPI description and the docs page', async () => {
     const spec = await get('/openapi.json');
     expect(spec.statusCode).toBe(200);
-    expect(Object.keys(spec.json().paths)).toEqual(expect.arrayContaining(['/v1/agent-configurations/{id}/lifecycle', '/v1/agent-configurations/{id}', '/v1/auth/jwt/login']));
+    expect(Object.keys(spec.json().paths)).toEqual(
+      expect.arrayContaining(['/v1/agent-configurations/{id}/lifecycle', '/v1/agent-configurations/{id}', '/v1/auth/jwt/login']),
+    );
     expect((await get('/docs/')).statusCode).toBe(200);
   });
 

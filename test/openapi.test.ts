@@ -48,7 +48,13 @@ function sharedOperations(): Array<[string, Parameter[], Parameter[]]> {
 describe('/openapi.json against the reference', () => {
   it('has the agents and identity operations of the reference', () => {
     const names = sharedOperations().map(([name]) => name);
-    for (const expected of ['get /v1/agent-configurations/', 'get /v1/agent-configurations/{id}', 'put /v1/agent-configurations/{id}/lifecycle', 'get /v1/users/', 'get /v1/teams/{team_id}']) {
+    for (const expected of [
+      'get /v1/agent-configurations/',
+      'get /v1/agent-configurations/{id}',
+      'put /v1/agent-configurations/{id}/lifecycle',
+      'get /v1/users/',
+      'get /v1/teams/{team_id}',
+    ]) {
       expect(names).toContain(expected);
     }
   });
@@ -83,7 +89,18 @@ describe('/openapi.json against the reference', () => {
 
   it('names its components like the reference and refers to them from the operations', () => {
     const components = ours.components?.schemas ?? {};
-    for (const name of ['Agent', 'AgentConfigListResponse', 'AgentUpdate', 'AgentLifecycleUpdate', 'AgentConfigRequest', 'UserRead', 'Team', 'Membership', 'HTTPValidationError', 'ValidationError']) {
+    for (const name of [
+      'Agent',
+      'AgentConfigListResponse',
+      'AgentUpdate',
+      'AgentLifecycleUpdate',
+      'AgentConfigRequest',
+      'UserRead',
+      'Team',
+      'Membership',
+      'HTTPValidationError',
+      'ValidationError',
+    ]) {
       expect(components, name).toHaveProperty(name);
       expect(reference.components.schemas, name).toHaveProperty(name);
     }

@@ -162,7 +162,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         return stmt;
       };
       const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }) });
-      return { db, dialect: 'sqlite', readVersion: () => String(writes), versions: () => ({ read: String(writes), identity: String(writes) }), close: () => db.destroy() };
+      return {
+        db,
+        dialect: 'sqlite',
+        readVersion: () => String(writes),
+        versions: () => ({ read: String(writes), identity: String(writes) }),
+        close: () => db.destroy(),
+      };
     }
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');

@@ -304,7 +304,6 @@ class GroupConnection implements DatabaseConnection {
     return this.#group.execute<R>(this, query);
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported on SQLite');
   }

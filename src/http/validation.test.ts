@@ -3,7 +3,10 @@ import { boundIntegers, nestsDeeperThan, nulCharacterAt, validatorCompiler } fro
 
 describe('boundIntegers', () => {
   it('bounds unbounded integers, keeps given bounds and leaves the original alone', () => {
-    const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer', minimum: 1, maximum: 10 }, c: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer', minimum: 1, maximum: 10 }, c: { anyOf: [{ type: 'integer' }, { type: 'null' }] } },
+    };
     const bounded = boundIntegers(schema) as { properties: Record<string, Record<string, unknown>> };
     expect(bounded.properties.a).toEqual({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
     expect(bounded.properties.b).toEqual({ type: 'integer', minimum: 1, maximum: 10 });

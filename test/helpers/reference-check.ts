@@ -69,7 +69,10 @@ export function validatorFor(method: string, template: string | undefined, statu
     const chosen = exact ?? (status < 300 ? success : undefined);
     if (chosen !== undefined) {
       const schema = jsonSchemaOf(chosen) ?? {};
-      return [`reference ${method} ${openApiPath(template)} ${exact ? status : 'success'}`, compiled(`ref ${method} ${template} ${exact ? status : '2xx'}`, () => referenceAjv.compile(toReferenceRefs(schema) as object))];
+      return [
+        `reference ${method} ${openApiPath(template)} ${exact ? status : 'success'}`,
+        compiled(`ref ${method} ${template} ${exact ? status : '2xx'}`, () => referenceAjv.compile(toReferenceRefs(schema) as object)),
+      ];
     }
     if (status >= 400) return [`CONTRACT.md error {"detail": "…"} (${status})`, compiled('detail', () => referenceAjv.compile(DETAIL_MESSAGE))];
   }
@@ -100,7 +103,9 @@ export function installReferenceCheck(app: FastifyInstance): ReferenceCheck {
       const [name, validate] = validatorFor(request.method, template, reply.statusCode, declared);
       check.checked++;
       if (!validate(JSON.parse(payload))) {
-        check.problems.push(`${request.method} ${request.url} → ${reply.statusCode} does not match ${name}: ${JSON.stringify(validate.errors)}\nbody: ${payload.slice(0, 400)}`);
+        check.problems.push(
+          `${request.method} ${request.url} → ${reply.statusCode} does not match ${name}: ${JSON.stringify(validate.errors)}\nbody: ${payload.slice(0, 400)}`,
+        );
       }
     } catch (error) {
       check.problems.push(`${request.method} ${request.url} → ${reply.statusCode}: ${(error as Error).message}`);

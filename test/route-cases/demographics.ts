@@ -16,9 +16,19 @@ async function dimensionId(ctx: Ctx, base: string): Promise<string> {
 
 /** A dimension of its own (made by the super admin), for the routes that change or delete one. */
 async function ownDimension(ctx: Ctx, base: string): Promise<{ id: string; valueId: string }> {
-  const created = await ctx.app.inject({ method: 'POST', url: `${base}/`, headers: auth(ctx.world.admin.token), payload: { name: `matrix_${randomUUID()}`, display_name: 'Matrix' } });
+  const created = await ctx.app.inject({
+    method: 'POST',
+    url: `${base}/`,
+    headers: auth(ctx.world.admin.token),
+    payload: { name: `matrix_${randomUUID()}`, display_name: 'Matrix' },
+  });
   const id = created.json().id as string;
-  const values = await ctx.app.inject({ method: 'POST', url: `${base}/${id}/values/bulk`, headers: auth(ctx.world.admin.token), payload: { values: [{ value: 'v' }] } });
+  const values = await ctx.app.inject({
+    method: 'POST',
+    url: `${base}/${id}/values/bulk`,
+    headers: auth(ctx.world.admin.token),
+    payload: { values: [{ value: 'v' }] },
+  });
   return { id, valueId: values.json()[0].id as string };
 }
 

@@ -10,7 +10,17 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
     url: '/v1/auth/jwt/login',
     needs: null,
     public: true,
-    expect: { member: 200, anonymous: 200, malformed: 200, expired: 200, revokedSession: 200, revokedKey: 200, keyWithoutPermission: 200, otherTeam: 200, superAdmin: 200 },
+    expect: {
+      member: 200,
+      anonymous: 200,
+      malformed: 200,
+      expired: 200,
+      revokedSession: 200,
+      revokedKey: 200,
+      keyWithoutPermission: 200,
+      otherTeam: 200,
+      superAdmin: 200,
+    },
     prepare: async (ctx) => ({ url: '/v1/auth/jwt/login', body: { email: A(ctx).member.email, password: A(ctx).member.password } }),
   },
   {
@@ -27,7 +37,17 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
     needs: null,
     public: true,
     freshActors: true,
-    expect: { member: 200, anonymous: 401, malformed: 401, expired: 200, revokedSession: 401, revokedKey: 400, keyWithoutPermission: 400, otherTeam: 200, superAdmin: 200 },
+    expect: {
+      member: 200,
+      anonymous: 401,
+      malformed: 401,
+      expired: 200,
+      revokedSession: 401,
+      revokedKey: 400,
+      keyWithoutPermission: 400,
+      otherTeam: 200,
+      superAdmin: 200,
+    },
     prepare: async () => ({ url: '/v1/auth/jwt/refresh' }),
   },
   {
@@ -41,7 +61,13 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
       body: { current_password: ctx.actor?.password ?? 'unknown-password', new_password: `${ctx.actor?.password ?? 'x'}-next` },
     }),
   },
-  { method: 'GET', url: '/v1/auth/users/me', needs: null, expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/auth/users/me' }) },
+  {
+    method: 'GET',
+    url: '/v1/auth/users/me',
+    needs: null,
+    expect: { member: 200, otherTeam: 200 },
+    prepare: async () => ({ url: '/v1/auth/users/me' }),
+  },
   // API keys (an addition)
   {
     method: 'POST',
@@ -58,7 +84,12 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
     // Only the key's owner sees it: a super admin too gets 404 for someone else's key.
     expect: { member: 200, otherTeam: 404, superAdmin: 404 },
     prepare: async (ctx) => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/v1/api-keys/', headers: { authorization: `Bearer ${A(ctx).member.token}` }, payload: { name: 'doomed' } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/api-keys/',
+        headers: { authorization: `Bearer ${A(ctx).member.token}` },
+        payload: { name: 'doomed' },
+      });
       return { url: `/v1/api-keys/${res.json().id}` };
     },
   },
@@ -78,8 +109,20 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
     prepare: async (ctx) => ({ url: `/v1/users/?email=${encodeURIComponent(A(ctx).owner.email)}` }),
   },
   { method: 'GET', url: '/v1/users/me', needs: null, expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/users/me' }) },
-  { method: 'GET', url: '/v1/users/me/teams', needs: null, expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/users/me/teams' }) },
-  { method: 'GET', url: '/v1/users/:user_id', needs: null, expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/users/${A(ctx).owner.id}` }) },
+  {
+    method: 'GET',
+    url: '/v1/users/me/teams',
+    needs: null,
+    expect: { member: 200, otherTeam: 200 },
+    prepare: async () => ({ url: '/v1/users/me/teams' }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/users/:user_id',
+    needs: null,
+    expect: { member: 200 },
+    prepare: async (ctx) => ({ url: `/v1/users/${A(ctx).owner.id}` }),
+  },
   // teams
   {
     method: 'POST',
@@ -105,7 +148,10 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
     // someone else, and does not exist. Accepting needs no permission: any key of the invitee.
     expect: { member: 201, superAdmin: 201, otherTeam: 404 },
     prepare: async (ctx, caller) => {
-      const to = caller === 'member' || caller === 'superAdmin' || caller === 'keyWithoutPermission' ? (ctx.actor?.email ?? ctx.uniqueEmail('someone')) : ctx.uniqueEmail('someone-else');
+      const to =
+        caller === 'member' || caller === 'superAdmin' || caller === 'keyWithoutPermission'
+          ? (ctx.actor?.email ?? ctx.uniqueEmail('someone'))
+          : ctx.uniqueEmail('someone-else');
       const res = await ctx.app.inject({
         method: 'POST',
         url: `/v1/teams/${ctx.world.teamB.id}/invites`,
@@ -116,6 +162,18 @@ export const IDENTITY_ROUTE_CASES: RouteCase[] = [
       return { url: `/v1/teams/invites/${res.json().id}/accept` };
     },
   },
-  { method: 'GET', url: '/v1/teams/:team_id/users', needs: 'team:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/teams/${A(ctx).id}/users` }) },
-  { method: 'GET', url: '/v1/teams/:team_id', needs: 'team:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/teams/${A(ctx).id}` }) },
+  {
+    method: 'GET',
+    url: '/v1/teams/:team_id/users',
+    needs: 'team:read',
+    expect: { member: 200 },
+    prepare: async (ctx) => ({ url: `/v1/teams/${A(ctx).id}/users` }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/teams/:team_id',
+    needs: 'team:read',
+    expect: { member: 200 },
+    prepare: async (ctx) => ({ url: `/v1/teams/${A(ctx).id}` }),
+  },
 ];

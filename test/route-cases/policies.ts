@@ -8,13 +8,20 @@ import { multipartBody } from '../policy-fixtures.js';
  * member gets 404 on them; team-less routes (lists, create, presets) answer other teams too.
  */
 async function call(ctx: Ctx, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  const res = await ctx.app.inject({ method, url, headers: bearer(ctx.world.teamA.member.token), ...(payload === undefined ? {} : { payload: payload as object }) });
+  const res = await ctx.app.inject({
+    method,
+    url,
+    headers: bearer(ctx.world.teamA.member.token),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode}: ${res.body}`);
   return res.json();
 }
 
 const newPolicy = (ctx: Ctx, body: Record<string, unknown> = {}) =>
-  call(ctx, 'POST', '/v1/policies/', { name: 'Isolation', category: 'privacy', source_text: 'Agents must not share emails.', ...body }) as Promise<{ id: string }>;
+  call(ctx, 'POST', '/v1/policies/', { name: 'Isolation', category: 'privacy', source_text: 'Agents must not share emails.', ...body }) as Promise<{
+    id: string;
+  }>;
 
 const newRule = async (ctx: Ctx) => {
   const policy = await newPolicy(ctx);
@@ -29,7 +36,12 @@ const newRule = async (ctx: Ctx) => {
 const withFile = async (ctx: Ctx) => {
   const policy = await newPolicy(ctx);
   const { payload, headers } = multipartBody('file', 'policy.md', Buffer.from('# Policy\n\nAgents must not share emails.\n'));
-  const res = await ctx.app.inject({ method: 'POST', url: `/v1/policies/${policy.id}/upload`, headers: { ...headers, ...bearer(ctx.world.teamA.member.token) }, payload });
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/v1/policies/${policy.id}/upload`,
+    headers: { ...headers, ...bearer(ctx.world.teamA.member.token) },
+    payload,
+  });
   if (res.statusCode !== 200) throw new Error(`upload → ${res.statusCode}: ${res.body}`);
   return policy;
 };
@@ -65,9 +77,27 @@ const onRule = (method: string, suffix: string, needs: string, member: number, b
 });
 
 export const POLICY_ROUTE_CASES: RouteCase[] = [
-  { method: 'POST', url: '/v1/policies/', needs: 'policy:write', expect: { member: 201, otherTeam: 201 }, prepare: async () => ({ url: '/v1/policies/', body: { name: 'p', category: 'custom' } }) },
-  { method: 'GET', url: '/v1/policies/', needs: 'policy:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/policies/' }) },
-  { method: 'GET', url: '/v1/policies/presets/', needs: 'policy:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/policies/presets/' }) },
+  {
+    method: 'POST',
+    url: '/v1/policies/',
+    needs: 'policy:write',
+    expect: { member: 201, otherTeam: 201 },
+    prepare: async () => ({ url: '/v1/policies/', body: { name: 'p', category: 'custom' } }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/policies/',
+    needs: 'policy:read',
+    expect: { member: 200, otherTeam: 200 },
+    prepare: async () => ({ url: '/v1/policies/' }),
+  },
+  {
+    method: 'GET',
+    url: '/v1/policies/presets/',
+    needs: 'policy:read',
+    expect: { member: 200, otherTeam: 200 },
+    prepare: async () => ({ url: '/v1/policies/presets/' }),
+  },
   {
     method: 'POST',
     url: '/v1/policies/presets/:preset_id/copy',
@@ -97,7 +127,12 @@ export const POLICY_ROUTE_CASES: RouteCase[] = [
   // The matrix's app has a fake language model (test/helpers/fake-llm.ts) that finds no rules.
   onPolicy('POST', '/extract-rules', 'policy:write', 201),
   onPolicy('GET', '/rules', 'policy:read', 200),
-  onPolicy('POST', '/rules', 'policy:write', 201, { rule_type: 'permission', action: 'answer', consequence: {}, natural_language: 'The agent may answer.' }),
+  onPolicy('POST', '/rules', 'policy:write', 201, {
+    rule_type: 'permission',
+    action: 'answer',
+    consequence: {},
+    natural_language: 'The agent may answer.',
+  }),
   { method: 'GET', url: '/v1/rules/', needs: 'policy:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/rules/' }) },
   onRule('GET', '', 'policy:read', 200),
   onRule('PATCH', '', 'policy:write', 200, { action: 'changed' }),

@@ -18,7 +18,16 @@ const SECONDS_PER_DAY = 86_400;
 const DEFAULT_STATUSES = AGENT_STATUSES.filter((s) => s !== 'archived');
 
 /** Fields whose Agent type is not nullable: null leaves them as they are (CONTRACT.md). */
-const NON_NULLABLE_SCALARS = ['agent_name', 'model_name', 'status', 'hub', 'access_level', 'protocol', 'protection_status', 'rate_limit_requests_per_minute'] as const;
+const NON_NULLABLE_SCALARS = [
+  'agent_name',
+  'model_name',
+  'status',
+  'hub',
+  'access_level',
+  'protocol',
+  'protection_status',
+  'rate_limit_requests_per_minute',
+] as const;
 const NULLABLE_SCALARS = ['agent_url', 'agent_system_prompt', 'purpose', 'last_tested_by', 'last_evaluated_at', 'dome_config_id'] as const;
 const NULLABLE_JSON = ['agent_params', 'mcp_config', 'white_box_config', 'agent_metadata', 'evaluated_harnesses'] as const;
 
@@ -139,7 +148,15 @@ export function createAgentService(deps: AgentDeps) {
     }
     await db.transaction().execute(async (trx) => {
       await repo.insertAgent(trx, row);
-      await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: row.id, team_id: teamId, from_stage: null, to_stage: 'registered', changed_by: principal.userId, changed_at: at });
+      await repo.insertLifecycleEvent(trx, {
+        id: newId(),
+        agent_id: row.id,
+        team_id: teamId,
+        from_stage: null,
+        to_stage: 'registered',
+        changed_by: principal.userId,
+        changed_at: at,
+      });
     });
     return toAgent(row);
   }
@@ -204,7 +221,15 @@ export function createAgentService(deps: AgentDeps) {
         }
         const updated = await repo.updateAgent(trx, id, patch);
         if (updated === undefined) throw notFound('Agent');
-        await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: id, team_id: current.team_id, from_stage: current.trust_stage, to_stage: stage, changed_by: principal.userId, changed_at: at });
+        await repo.insertLifecycleEvent(trx, {
+          id: newId(),
+          agent_id: id,
+          team_id: current.team_id,
+          from_stage: current.trust_stage,
+          to_stage: stage,
+          changed_by: principal.userId,
+          changed_at: at,
+        });
         return toAgent(updated);
       });
     },

@@ -22,7 +22,10 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
 
   app.post(
     '/v1/auth/jwt/logout',
-    { config: { beforePasswordChange: true }, schema: { tags, summary: 'End the current session', response: { 200: Detail, 400: errorResponses[400], 401: errorResponses[401] } } },
+    {
+      config: { beforePasswordChange: true },
+      schema: { tags, summary: 'End the current session', response: { 200: Detail, 400: errorResponses[400], 401: errorResponses[401] } },
+    },
     async (request) => auth.logout(request.principal),
   );
 

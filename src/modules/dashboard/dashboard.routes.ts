@@ -11,7 +11,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ dashboard: DashboardSe
     {
       schema: {
         tags: ['Agent Environment', 'dashboard'],
-        summary: "The trust dashboard of your team: agents by stage, time to trust, time in stage, protection and latest scores",
+        summary: 'The trust dashboard of your team: agents by stage, time to trust, time in stage, protection and latest scores',
         querystring: DashboardQuery,
         response: { 200: DashboardResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
       },

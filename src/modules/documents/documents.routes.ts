@@ -87,7 +87,14 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
 
   app.get(
     '/v1/policies/:policy_id/file',
-    { schema: { tags, summary: "Download the policy's document", params: PolicyParams, response: { 200: FileContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: "Download the policy's document",
+        params: PolicyParams,
+        response: { 200: FileContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
     async (request, reply) => sendFile(reply, await documents.download(request.principal, request.params.policy_id)),
   );
 
@@ -109,7 +116,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
     {
       schema: {
         tags,
-        summary: "Download the document converted to Markdown (400 when there is none)",
+        summary: 'Download the document converted to Markdown (400 when there is none)',
         params: PolicyParams,
         response: { 200: FileContent, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
       },

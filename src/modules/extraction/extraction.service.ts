@@ -36,7 +36,10 @@ export function createExtractionService(deps: ExtractionDeps) {
         throw new AppError('bad_request', 'This policy has no text to extract rules from: upload a document or set source_text');
       }
       if (text.length > EXTRACTION_MAX_CHARS) {
-        throw new AppError('bad_request', `This policy's text is ${text.length} characters long; extraction reads at most ${EXTRACTION_MAX_CHARS}: split it into several policies`);
+        throw new AppError(
+          'bad_request',
+          `This policy's text is ${text.length} characters long; extraction reads at most ${EXTRACTION_MAX_CHARS}: split it into several policies`,
+        );
       }
       const answer = await chatJson(llm, extractionMessages(policy, text));
       const { rules, skipped } = normaliseProposals(answer, text, policy.category as PolicyCategory);

@@ -4,7 +4,13 @@ import { parseJsonContent } from '../../llm/client.js';
 import { RULE_SOURCE_TEXT_MAX } from '../rules/rules.schemas.js';
 
 const DOC = 'Agents must not reveal passwords.\n\nAgents should be polite.';
-const good = { rule_type: 'prohibition', action: 'reveal_password', consequence: { action: 'block', severity: 'critical' }, natural_language: 'No passwords.', source_text: 'Agents must not reveal passwords.' };
+const good = {
+  rule_type: 'prohibition',
+  action: 'reveal_password',
+  consequence: { action: 'block', severity: 'critical' },
+  natural_language: 'No passwords.',
+  source_text: 'Agents must not reveal passwords.',
+};
 
 describe('normaliseProposals', () => {
   it('accepts {rules: [...]} or a bare list, and counts what it drops', () => {
@@ -15,11 +21,30 @@ describe('normaliseProposals', () => {
 
   it('falls back to defaults for values outside the documented sets', () => {
     const [rule] = normaliseProposals(
-      [{ ...good, rule_type: 'PROHIBITION', assignee: 'robot', constraint_logic: 'xor', category: 'misc', consequence: { action: 'nuke', severity: 'extreme', message: 42 }, tags: ['a', 7, ''], confidence: -3 }],
+      [
+        {
+          ...good,
+          rule_type: 'PROHIBITION',
+          assignee: 'robot',
+          constraint_logic: 'xor',
+          category: 'misc',
+          consequence: { action: 'nuke', severity: 'extreme', message: 42 },
+          tags: ['a', 7, ''],
+          confidence: -3,
+        },
+      ],
       DOC,
       'brand',
     ).rules;
-    expect(rule?.body).toMatchObject({ rule_type: 'prohibition', assignee: 'agent', constraint_logic: 'all', category: 'brand', consequence: { action: 'warn', severity: 'medium', message: null }, tags: ['a'], status: 'draft' });
+    expect(rule?.body).toMatchObject({
+      rule_type: 'prohibition',
+      assignee: 'agent',
+      constraint_logic: 'all',
+      category: 'brand',
+      consequence: { action: 'warn', severity: 'medium', message: null },
+      tags: ['a'],
+      status: 'draft',
+    });
     expect(rule?.confidence).toBe(0);
   });
 
@@ -32,7 +57,10 @@ describe('normaliseProposals', () => {
     const long = 'a'.repeat(RULE_SOURCE_TEXT_MAX + 1);
     const fits = 'b'.repeat(RULE_SOURCE_TEXT_MAX);
     const doc = `${long}\n\n${fits}\n\nAgents must not reveal passwords.`;
-    expect(normaliseProposals([{ ...good, source_text: long }, good], doc, 'security')).toMatchObject({ rules: [{ body: { action: 'reveal_password' } }], skipped: 1 });
+    expect(normaliseProposals([{ ...good, source_text: long }, good], doc, 'security')).toMatchObject({
+      rules: [{ body: { action: 'reveal_password' } }],
+      skipped: 1,
+    });
     expect(normaliseProposals([{ ...good, source_text: fits }], doc, 'security').rules[0]?.location.source_text).toBe(fits);
   });
 

@@ -115,7 +115,14 @@ export function createIdentityService(deps: IdentityDeps) {
       const user = await buildUserRow({ ...input, password_change_required: principal.isSuperAdmin ? input.password_change_required : true });
       await db.transaction().execute(async (trx) => {
         await insertUserRow(trx, user);
-        await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: user.id, role: 'MEMBER', created_at: user.created_at, updated_at: user.created_at });
+        await repo.insertMembership(trx, {
+          id: newId(),
+          team_id: team.id,
+          user_id: user.id,
+          role: 'MEMBER',
+          created_at: user.created_at,
+          updated_at: user.created_at,
+        });
       });
       return toUserRead(user);
     },
@@ -125,7 +132,14 @@ export function createIdentityService(deps: IdentityDeps) {
       const owner = await repo.findUserById(db, ownerId);
       if (owner === undefined) throw notFound('Owner user');
       const at = now();
-      const team: TeamRow = { id: newId(), name: input.name, description: input.description ?? null, created_by: principal.userId, created_at: at, updated_at: at };
+      const team: TeamRow = {
+        id: newId(),
+        name: input.name,
+        description: input.description ?? null,
+        created_by: principal.userId,
+        created_at: at,
+        updated_at: at,
+      };
       await db.transaction().execute(async (trx) => {
         await repo.insertTeam(trx, team);
         await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: owner.id, role: 'OWNER', created_at: at, updated_at: at });
@@ -174,7 +188,16 @@ export function createIdentityService(deps: IdentityDeps) {
         throw conflict(`${email} is already a member of this team`);
       }
       const at = now();
-      const row: InvitationRow = { id: newId(), team_id: teamId, email, invited_by: principal.userId, role, status: 'PENDING', created_at: at, expires_at: at + INVITATION_TTL_SECONDS };
+      const row: InvitationRow = {
+        id: newId(),
+        team_id: teamId,
+        email,
+        invited_by: principal.userId,
+        role,
+        status: 'PENDING',
+        created_at: at,
+        expires_at: at + INVITATION_TTL_SECONDS,
+      };
       await repo.insertInvitation(db, row);
       return toInvitation(row);
     },
@@ -192,7 +215,14 @@ export function createIdentityService(deps: IdentityDeps) {
         throw conflict('You are already a member of this team');
       }
       const at = now();
-      const membership = { id: newId(), team_id: invitation.team_id, user_id: principal.userId, role: invitation.role as TeamRole, created_at: at, updated_at: at };
+      const membership = {
+        id: newId(),
+        team_id: invitation.team_id,
+        user_id: principal.userId,
+        role: invitation.role as TeamRole,
+        created_at: at,
+        updated_at: at,
+      };
       await db.transaction().execute(async (trx) => {
         if (!(await repo.closeInvitation(trx, invitation.id, 'ACCEPTED'))) throw conflict('This invitation was already used');
         try {
@@ -222,9 +252,23 @@ export function createIdentityService(deps: IdentityDeps) {
           if (isUniqueViolation(error)) return false;
           throw error;
         }
-        const team: TeamRow = { id: newId(), name: input.teamName ?? 'Default team', description: 'Created at first start', created_by: user.id, created_at: user.created_at, updated_at: user.created_at };
+        const team: TeamRow = {
+          id: newId(),
+          name: input.teamName ?? 'Default team',
+          description: 'Created at first start',
+          created_by: user.id,
+          created_at: user.created_at,
+          updated_at: user.created_at,
+        };
         await repo.insertTeam(trx, team);
-        await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: user.id, role: 'OWNER', created_at: user.created_at, updated_at: user.created_at });
+        await repo.insertMembership(trx, {
+          id: newId(),
+          team_id: team.id,
+          user_id: user.id,
+          role: 'OWNER',
+          created_at: user.created_at,
+          updated_at: user.created_at,
+        });
         return true;
       });
     },

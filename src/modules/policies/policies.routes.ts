@@ -36,13 +36,27 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
 
   app.get(
     '/v1/policies/',
-    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: "List your team's policies",
+        querystring: PolicyListQuery,
+        response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
     async (request) => policies.list(request.principal, request.query),
   );
 
   app.get(
     '/v1/policies/presets/',
-    { schema: { tags, summary: 'List the system preset policies', querystring: PresetListQuery, response: { 200: PolicyListResponse, 401: e401, 403: e403, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: 'List the system preset policies',
+        querystring: PresetListQuery,
+        response: { 200: PolicyListResponse, 401: e401, 403: e403, 422: e422 },
+      },
+    },
     async (request) => policies.listPresets(request.principal, request.query),
   );
 
@@ -82,7 +96,14 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
 
   app.delete(
     '/v1/policies/:policy_id',
-    { schema: { tags, summary: 'Delete a policy, its rules and its file', params: PolicyParams, response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a policy, its rules and its file',
+        params: PolicyParams,
+        response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+      },
+    },
     async (request, reply) => {
       await policies.remove(request.principal, request.params.policy_id);
       return reply.code(204).send(null);

@@ -96,7 +96,7 @@ export function createPolicyService(deps: PolicyDeps) {
 
     async update(principal: Principal, id: string, body: PolicyUpdateBody) {
       requireAnywhere(principal, 'policy:write');
-      const current = await loadPolicy(db, principal, id, 'policy:write');
+      await loadPolicy(db, principal, id, 'policy:write');
       const patch: PolicyPatch = { updated_at: now() };
       if (body.name != null) patch.name = body.name;
       if (body.category != null) patch.category = body.category;

@@ -172,7 +172,9 @@ export const PolicyRuleCreate = Type.Object(
     constraints: Opt(ConstraintsInput()),
     constraint_logic: Opt(ConstraintLogic()),
     category: Opt(PolicyCategorySchema),
-    conditions: OptNullable(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50, description: 'Accepted and ignored (use constraints)' })),
+    conditions: OptNullable(
+      Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50, description: 'Accepted and ignored (use constraints)' }),
+    ),
     status: Type.Optional(RuleStatusSchema),
   },
   { title: 'PolicyRuleCreate' },
@@ -182,10 +184,15 @@ export type PolicyRuleCreateBody = Static<typeof PolicyRuleCreate>;
 export const PolicyRuleUpdate = Type.Object(
   {
     ...ruleContent,
-    conditions: OptNullable(Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50, description: 'Accepted and ignored (use constraints)' })),
+    conditions: OptNullable(
+      Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50, description: 'Accepted and ignored (use constraints)' }),
+    ),
     status: OptNullable(RuleStatusSchema),
   },
-  { title: 'PolicyRuleUpdate', description: 'An absent field is left as it is; null clears a nullable field (target, assignee, category, tags, provenance).' },
+  {
+    title: 'PolicyRuleUpdate',
+    description: 'An absent field is left as it is; null clears a nullable field (target, assignee, category, tags, provenance).',
+  },
 );
 export type PolicyRuleUpdateBody = Static<typeof PolicyRuleUpdate>;
 

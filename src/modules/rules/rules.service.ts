@@ -22,7 +22,17 @@ type RuleDeps = Pick<Deps, 'db' | 'dialect' | 'now' | 'readVersion'>;
  * The columns that say what a rule means. Changing one of them on an approved or rejected
  * rule sends it back to review (`modified`); rule_id, tags and provenance are labels, not meaning.
  */
-const MEANING_COLUMNS = ['rule_type', 'action', 'target', 'assignee', 'constraints', 'constraint_logic', 'consequence', 'natural_language', 'category'] as const;
+const MEANING_COLUMNS = [
+  'rule_type',
+  'action',
+  'target',
+  'assignee',
+  'constraints',
+  'constraint_logic',
+  'consequence',
+  'natural_language',
+  'category',
+] as const;
 
 /** The columns an update body sets; absent fields are not touched, null clears a nullable one. */
 function patchFrom(body: PolicyRuleUpdateBody): RulePatch {
@@ -122,7 +132,10 @@ export function createRuleService(deps: RuleDeps) {
         if (input.team_id !== undefined) authorize(principal, 'policy:read', resolveTeam(principal, input.team_id), 'Team');
         // The repo leaves the team out of a policy's query (its team is implied): check it here.
         const policy = await findPolicy(db, input.policy_id);
-        const readable = policy !== undefined && holds(principal, 'policy:read', policy.team_id) && (input.team_id === undefined || input.team_id === policy.team_id);
+        const readable =
+          policy !== undefined &&
+          holds(principal, 'policy:read', policy.team_id) &&
+          (input.team_id === undefined || input.team_id === policy.team_id);
         if (!readable) return { results: [], count: 0 };
         filter = { policyId: input.policy_id, status, category };
       } else {
