@@ -3,15 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, invalid } from '../../http/errors.js';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import { Policy, PolicyParams } from '../policies/policies.schemas.js';
 import { DocumentUploadBody } from './documents.schemas.js';
 import type { DocumentService, DownloadedFile, UploadedFile } from './documents.service.js';
 import { MAX_DOCUMENT_BYTES } from './documents.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } = errorResponses;
-const e413 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'The file is larger than 10 MB' });
-const e415 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'Not a PDF, TXT or MD file' });
 /** The reference tags a policy's document operations `policies`. */
 const tags = ['Agent Environment', 'policies'];
 const FileContent = Type.Unsafe<unknown>({ description: 'The file, with Content-Type and Content-Disposition headers' });
@@ -77,7 +74,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
           description: 'Replaces any earlier document. Its text, converted to Markdown, becomes the policy\'s source_text.',
           params: PolicyParams,
           body: { content: { 'multipart/form-data': { schema: DocumentUploadBody } } },
-          response: { 200: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 413: e413, 415: e415, 422: e422 },
+          response: responses({ 200: Policy }, 400, 401, 403, 404, [413, 'The file is larger than 10 MB'], [415, 'Not a PDF, TXT or MD file'], 422),
         },
       },
       async (request) => documents.upload(request.principal, request.params.policy_id, () => readUpload(request)),
@@ -92,7 +89,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         tags,
         summary: "Download the policy's document",
         params: PolicyParams,
-        response: { 200: FileContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: FileContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => sendFile(reply, await documents.download(request.principal, request.params.policy_id)),
@@ -105,7 +102,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         tags,
         summary: "Delete the policy's document (its source text stays)",
         params: PolicyParams,
-        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: Policy }, 401, 403, 404, 422),
       },
     },
     async (request) => documents.remove(request.principal, request.params.policy_id),
@@ -118,7 +115,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         tags,
         summary: 'Download the document converted to Markdown (400 when there is none)',
         params: PolicyParams,
-        response: { 200: FileContent, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: FileContent }, 400, 401, 403, 404, 422),
       },
     },
     async (request, reply) => sendFile(reply, await documents.converted(request.principal, request.params.policy_id)),

@@ -1,12 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import { PolicyParams } from '../policies/policies.schemas.js';
 import { ExtractionResponse } from './extraction.schemas.js';
 import type { ExtractionService } from './extraction.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } = errorResponses;
-const e503 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'No language model is configured, or it failed' });
 const tags = ['Agent Environment', 'policies'];
 
 export const extractionRoutes: FastifyPluginAsyncTypebox<{ extraction: ExtractionService }> = async (app, { extraction }) => {
@@ -18,7 +15,7 @@ export const extractionRoutes: FastifyPluginAsyncTypebox<{ extraction: Extractio
         summary: "Extract draft rules from the policy's text with the configured language model",
         description: 'An addition to the reference. Answers 503 when no model is configured (WARDEN_LLM_BASE_URL, WARDEN_LLM_MODEL).',
         params: PolicyParams,
-        response: { 201: ExtractionResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422, 503: e503 },
+        response: responses({ 201: ExtractionResponse }, 400, 401, 403, 404, 422, [503, 'No language model is configured, or it failed']),
       },
     },
     async (request, reply) => reply.code(201).send(await extraction.extract(request.principal, request.params.policy_id)),

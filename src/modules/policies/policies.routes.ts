@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import {
   Policy,
   PolicyCreate,
@@ -15,7 +15,6 @@ import {
 } from './policies.schemas.js';
 import type { PolicyService } from './policies.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'policies'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
@@ -28,7 +27,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         summary: 'Create a policy (in your primary team, or the team_id given)',
         querystring: TeamQuery,
         body: PolicyCreate,
-        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: Policy }, 400, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.query.team_id, request.body)),
@@ -41,7 +40,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         tags,
         summary: "List your team's policies",
         querystring: PolicyListQuery,
-        response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PolicyListResponse }, 400, 401, 403, 404, 422),
       },
     },
     async (request) => policies.list(request.principal, request.query),
@@ -54,7 +53,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         tags,
         summary: 'List the system preset policies',
         querystring: PresetListQuery,
-        response: { 200: PolicyListResponse, 401: e401, 403: e403, 422: e422 },
+        response: responses({ 200: PolicyListResponse }, 401, 403, 422),
       },
     },
     async (request) => policies.listPresets(request.principal, request.query),
@@ -68,7 +67,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         summary: 'Copy a preset, with its rules (as drafts), into your primary team',
         params: PresetParams,
         querystring: PresetCopyQuery,
-        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 201: Policy }, 400, 401, 403, 404, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query)),
@@ -76,7 +75,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
 
   app.get(
     '/v1/policies/:policy_id',
-    { schema: { tags, summary: 'Get a policy (or a preset)', params: PolicyParams, response: { 200: Policy, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    { schema: { tags, summary: 'Get a policy (or a preset)', params: PolicyParams, response: responses({ 200: Policy }, 401, 403, 404, 422) } },
     async (request) => policies.get(request.principal, request.params.policy_id),
   );
 
@@ -88,7 +87,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         summary: 'Update a policy (status "active" needs every rule approved)',
         params: PolicyParams,
         body: PolicyUpdate,
-        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: Policy }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => policies.update(request.principal, request.params.policy_id, request.body),
@@ -101,7 +100,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         tags,
         summary: 'Delete a policy, its rules and its file',
         params: PolicyParams,
-        response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 204: NoContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => {
@@ -117,7 +116,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }
         tags,
         summary: 'Activate a policy (every rule must be approved)',
         params: PolicyParams,
-        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: Policy }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => policies.activate(request.principal, request.params.policy_id),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import { PolicyParams } from '../policies/policies.schemas.js';
 import {
   ApproveQuery,
@@ -16,7 +16,6 @@ import {
 } from './rules.schemas.js';
 import type { RuleService } from './rules.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'policy-rules'];
 /** A policy's rules are reached under /v1/policies, which the reference tags `policies`. */
 const policyTags = ['Agent Environment', 'policies'];
@@ -31,7 +30,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
         summary: "A policy's rules, in creation order",
         params: PolicyParams,
         querystring: PolicyRulesQuery,
-        response: { 200: PolicyRuleListResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PolicyRuleListResponse }, 401, 403, 404, 422),
       },
     },
     async (request) => rules.listForPolicy(request.principal, request.params.policy_id, request.query.limit, request.query.offset),
@@ -45,7 +44,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
         summary: 'Create a rule by hand',
         params: PolicyParams,
         body: PolicyRuleCreate,
-        response: { 201: PolicyRule, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: PolicyRule }, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await rules.create(request.principal, request.params.policy_id, request.body)),
@@ -60,7 +59,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
         tags,
         summary: "List your team's rules (seed 4.3): creation order, count of all matching rules",
         querystring: RuleListQuery,
-        response: { 200: RuleListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: RuleListResponse }, 400, 401, 403, 404, 422),
       },
     },
     async (request) => rules.list(request.principal, request.query),
@@ -68,7 +67,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
 
   app.get(
     '/v1/rules/:rule_id',
-    { schema: { tags, summary: 'Get a rule', params: RuleParams, response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    { schema: { tags, summary: 'Get a rule', params: RuleParams, response: responses({ 200: PolicyRule }, 401, 403, 404, 422) } },
     async (request) => rules.get(request.principal, request.params.rule_id),
   );
 
@@ -80,7 +79,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
         summary: 'Update a rule (a changed approved or rejected rule becomes "modified")',
         params: RuleParams,
         body: PolicyRuleUpdate,
-        response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PolicyRule }, 401, 403, 404, 422),
       },
     },
     async (request) => rules.update(request.principal, request.params.rule_id, request.body),
@@ -88,7 +87,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
 
   app.delete(
     '/v1/rules/:rule_id',
-    { schema: { tags, summary: 'Delete a rule', params: RuleParams, response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    { schema: { tags, summary: 'Delete a rule', params: RuleParams, response: responses({ 204: NoContent }, 401, 403, 404, 422) } },
     async (request, reply) => {
       await rules.remove(request.principal, request.params.rule_id);
       return reply.code(204).send(null);
@@ -103,7 +102,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
         summary: 'Approve a rule (optional notes)',
         params: RuleParams,
         querystring: ApproveQuery,
-        response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PolicyRule }, 401, 403, 404, 422),
       },
     },
     async (request) => rules.approve(request.principal, request.params.rule_id, request.query.notes),
@@ -117,7 +116,7 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
         summary: 'Reject a rule (reason required)',
         params: RuleParams,
         querystring: RejectQuery,
-        response: { 200: PolicyRule, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PolicyRule }, 401, 403, 404, 422),
       },
     },
     async (request) => rules.reject(request.principal, request.params.rule_id, request.query.reason),
