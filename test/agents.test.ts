@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp({ referenceCheck: true });
+  t = await buildTestApp();
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());

@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp({ referenceCheck: true });
+  t = await buildTestApp();
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());
@@ -128,7 +128,7 @@ describe('login, tokens and sessions', () => {
 
 describe('token lifetime', () => {
   it('lasts 24 hours', async () => {
-    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60, referenceCheck: true });
+    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60 });
     try {
       const email = uniqueEmail('ttl');
       await short.app.services.identity.bootstrapAdmin({ email, password: 'password-123' });
@@ -293,7 +293,7 @@ describe('teams and invitations', () => {
 
 describe('first start', () => {
   it('creates the super admin and a first team only when there is no user', async () => {
-    const fresh = await buildTestApp({ referenceCheck: true });
+    const fresh = await buildTestApp();
     try {
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'first@example.com', password: 'password-123' })).toBe(true);
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'second@example.com', password: 'password-123' })).toBe(false);

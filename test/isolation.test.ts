@@ -19,7 +19,7 @@ const tokens = {} as Record<Caller, (needs: string | null) => Promise<string | u
 beforeAll(async () => {
   // Rule extraction runs against a fake model, so its cells show who may extract (not a 503).
   fakeLlm = await startFakeLlm();
-  t = await buildTestApp({ referenceCheck: true, app: { llm: fakeLlm.llm } });
+  t = await buildTestApp({ app: { llm: fakeLlm.llm } });
   world = await createWorld(t.app);
   const member = world.teamA.member;
 

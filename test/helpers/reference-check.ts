@@ -89,7 +89,7 @@ export interface ReferenceCheck {
 
 /**
  * Hooks the check into `app` (before `ready`) and makes `app.inject` throw when the response
- * it resolves to did not validate. Used by buildTestApp({ referenceCheck: true }).
+ * it resolves to did not validate. Used by buildTestApp().
  */
 export function installReferenceCheck(app: FastifyInstance): ReferenceCheck {
   const check: ReferenceCheck = { problems: [], checked: 0 };

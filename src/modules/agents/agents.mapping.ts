@@ -1,6 +1,7 @@
 import { invalid } from '../../http/errors.js';
-import type { AgentOut } from './agents.schemas.js';
-import type { AgentRow, LatestEvaluationRow } from './agents.repo.js';
+import type { Static } from 'typebox';
+import type { AgentOut, LifecycleEvent, TrustStage } from './agents.schemas.js';
+import type { AgentRow, LatestEvaluationRow, LifecycleEventRow } from './agents.repo.js';
 import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
 
 export const json = toJsonColumn;
@@ -118,4 +119,15 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): Age
           };
   }
   return agent;
+}
+
+export function toLifecycleEvent(row: LifecycleEventRow): Static<typeof LifecycleEvent> {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    from_stage: row.from_stage as TrustStage | null,
+    to_stage: row.to_stage as TrustStage,
+    changed_by: row.changed_by,
+    changed_at: row.changed_at,
+  };
 }

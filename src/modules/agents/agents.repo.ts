@@ -9,6 +9,7 @@ export const AGENT_TABLES = tableCaching({ agents: 'data', agent_lifecycle_event
 
 export type AgentRow = Selectable<AgentsTable>;
 export type AgentPatch = Updateable<AgentsTable>;
+export type LifecycleEventRow = Pick<Selectable<AgentLifecycleEventsTable>, 'id' | 'agent_id' | 'from_stage' | 'to_stage' | 'changed_by' | 'changed_at'>;
 
 export const insertAgent = (db: Kysely<DB>, row: Insertable<AgentsTable>) => db.insertInto('agents').values(row).execute();
 

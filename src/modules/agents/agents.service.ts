@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { API_KEY_MASK, apiKeyHint, json, maskedApiKey, toAgent, toDecimalString } from './agents.mapping.js';
+import { API_KEY_MASK, apiKeyHint, json, maskedApiKey, toAgent, toDecimalString, toLifecycleEvent } from './agents.mapping.js';
 import type { AgentPatch, AgentRow } from './agents.repo.js';
 import * as repo from './agents.repo.js';
 import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
@@ -259,7 +259,7 @@ export function createAgentService(deps: AgentDeps) {
       requireAnywhere(principal, 'agent:read');
       await loadAuthorized(principal, id, 'agent:read');
       const [rows, count] = await Promise.all([repo.listLifecycleEvents(db, id, limit, offset), repo.countLifecycleEvents(db, id, counts)]);
-      return { results: rows.map((r) => ({ ...r, from_stage: r.from_stage as TrustStage | null, to_stage: r.to_stage as TrustStage })), count };
+      return { results: rows.map(toLifecycleEvent), count };
     },
   };
 }
