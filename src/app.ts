@@ -158,6 +158,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/v1/')) return;
+    // A public route needs no credential, and /openapi.json says so (the document's default is bearer).
+    if (route.config?.public === true) route.schema = { ...route.schema, security: [] };
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       apiRoutes.push({ method, url: route.url, public: route.config?.public === true });

@@ -134,3 +134,23 @@ describe('/openapi.json against the reference', () => {
     expect(dangling).toEqual([]);
   });
 });
+
+describe('/openapi.json: credentials and media types', () => {
+  const operation = (path: string, method: string) => (ours.paths as Record<string, Record<string, any>>)[path]?.[method];
+
+  it('asks no credential of login and refresh (security: []), and a bearer token of the rest', () => {
+    expect(operation('/v1/auth/jwt/login', 'post').security).toEqual([]);
+    expect(operation('/v1/auth/jwt/refresh', 'post').security).toEqual([]);
+    expect(operation('/v1/users/me', 'get').security).toBeUndefined();
+    expect((ours as { security?: unknown }).security).toEqual([{ bearer: [] }]);
+  });
+
+  it('declares the file downloads with the media types they are sent with', () => {
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    const file = operation('/v1/policies/{policy_id}/file', 'get').responses['200'];
+    expect(Object.keys(file.content).sort()).toEqual(['application/pdf', 'text/markdown', 'text/plain']);
+    for (const media of Object.values(file.content)) expect(media).toEqual(binary);
+    const converted = operation('/v1/policies/{policy_id}/converted', 'get').responses['200'];
+    expect(converted.content).toEqual({ 'text/markdown': binary });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundIntegers, nestsDeeperThan, nulCharacterAt, validatorCompiler } from './validation.js';
+import { boundIntegers, nestsDeeperThan, nulCharacterAt, parseIntegerText, toValidationIssues, validatorCompiler } from './validation.js';
 
 describe('boundIntegers', () => {
   it('bounds unbounded integers, keeps given bounds and leaves the original alone', () => {
@@ -64,5 +64,37 @@ describe('validatorCompiler', () => {
     const invalid = { unknown: 1 };
     expect(validate(invalid)).toBe(false);
     expect(invalid).toEqual({ unknown: 1 });
+  });
+});
+
+describe('integers in a query string', () => {
+  const schema = {
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, default: 100 }, offset: { type: 'integer', minimum: 0 } },
+    required: ['limit'],
+  };
+  const query = validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/x' }) as ((data: unknown) => boolean) & { errors: never };
+  const issuesOf = (data: Record<string, unknown>) => (query(data) ? [] : toValidationIssues(query.errors, 'querystring'));
+
+  it('reads what pydantic reads: spaces, a sign, leading zeros, a fraction of zeros', () => {
+    expect(parseIntegerText(' 5')).toBe(5);
+    expect(parseIntegerText('+5')).toBe(5);
+    expect(parseIntegerText('05')).toBe(5);
+    expect(parseIntegerText('-3 ')).toBe(-3);
+    expect(parseIntegerText('7.00')).toBe(7);
+    for (const text of ['1e3', '0x10', '0b1', '0o7', '', ' ', '1.5', '1_000', 'Infinity', '5 5', '+', '.0']) expect(parseIntegerText(text)).toBeUndefined();
+  });
+
+  it('answers int_parsing where Number() would have read a number, and nothing else for that field', () => {
+    for (const limit of ['1e3', '0x10', '-1e3', ' ']) {
+      expect(issuesOf({ limit })).toEqual([{ loc: ['query', 'limit'], msg: expect.any(String), type: 'int_parsing' }]);
+    }
+    expect(issuesOf({ limit: '5', offset: '0x10' })).toEqual([{ loc: ['query', 'offset'], msg: expect.any(String), type: 'int_parsing' }]);
+  });
+
+  it('accepts the spellings pydantic accepts, as numbers', () => {
+    const data: Record<string, unknown> = { limit: ' 5', offset: '+05' };
+    expect(query(data)).toBe(true);
+    expect(data).toEqual({ limit: 5, offset: 5 });
   });
 });

@@ -11,7 +11,14 @@ import { MAX_DOCUMENT_BYTES } from './documents.service.js';
 
 /** The reference tags a policy's document operations `policies`. */
 const tags = ['Agent Environment', 'policies'];
-const FileContent = Type.Unsafe<unknown>({ description: 'The file, with Content-Type and Content-Disposition headers' });
+/** A download: the file's bytes with their real media type (and a Content-Disposition header). */
+const fileDownload = (description: string, mediaTypes: readonly string[]) =>
+  Type.Unsafe<Buffer>({
+    description,
+    content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  });
+const UploadedFileContent = fileDownload('The uploaded document, as it was sent', ['application/pdf', 'text/plain', 'text/markdown']);
+const ConvertedFileContent = fileDownload('The document converted to Markdown', ['text/markdown']);
 
 /** One more than the one file accepted, so that a second file is seen (and refused) rather than dropped. */
 const MAX_UPLOAD_FILES = 2;
@@ -89,7 +96,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         tags,
         summary: "Download the policy's document",
         params: PolicyParams,
-        response: responses({ 200: FileContent }, 401, 403, 404, 422),
+        response: responses({ 200: UploadedFileContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => sendFile(reply, await documents.download(request.principal, request.params.policy_id)),
@@ -115,7 +122,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox<{ documents: DocumentServ
         tags,
         summary: 'Download the document converted to Markdown (400 when there is none)',
         params: PolicyParams,
-        response: responses({ 200: FileContent }, 400, 401, 403, 404, 422),
+        response: responses({ 200: ConvertedFileContent }, 400, 401, 403, 404, 422),
       },
     },
     async (request, reply) => sendFile(reply, await documents.converted(request.principal, request.params.policy_id)),
