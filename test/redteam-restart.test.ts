@@ -65,11 +65,19 @@ const token = () => world.teamA.member.token;
 const CAMPAIGN = { categories: ['injection', 'toxicity', 'pii'], num_tests: 8, strategies: ['basic', 'base64'] };
 
 const storedRows = (campaignId: string) =>
-  database.db.selectFrom('redteam_findings').select(['attack_id', 'attack_prompt', 'agent_response', 'passed', 'created_at']).where('campaign_id', '=', campaignId).execute();
-const jobOf = async (campaignId: string) => database.db.selectFrom('jobs').select(['status', 'attempt', 'error']).where('subject_id', '=', campaignId).executeTakeFirstOrThrow();
+  database.db
+    .selectFrom('redteam_findings')
+    .select(['attack_id', 'attack_prompt', 'agent_response', 'passed', 'created_at'])
+    .where('campaign_id', '=', campaignId)
+    .execute();
+const jobOf = async (campaignId: string) =>
+  database.db.selectFrom('jobs').select(['status', 'attempt', 'error']).where('subject_id', '=', campaignId).executeTakeFirstOrThrow();
 /** The user message of each request the agent received from `from` on. */
 const sentPrompts = (from: number) =>
-  agent.requests.slice(from).map((r) => (r.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'user').at(-1)?.content);
+  agent.requests.slice(from).map((r) => {
+    const messages = (r.body as { messages: Array<{ role: string; content: string }> }).messages;
+    return messages.filter((m) => m.role === 'user').at(-1)?.content;
+  });
 
 describe('cancel', () => {
   it('stops sending: once cancelled, the agent receives nothing more, and the findings so far stay', async () => {
@@ -128,7 +136,11 @@ describe('a restart in the middle of a campaign', () => {
   it('after a crash: the job its process left running is resumed as a new attempt', async () => {
     const id = await interruptAndFinish(async (campaign) => {
       // What a process that died leaves behind: its job still running, under its name, its lease run out.
-      await database.db.updateTable('jobs').set({ status: 'running', locked_by: 'a-process-that-died', lease_expires_at: Date.now() }).where('subject_id', '=', campaign).execute();
+      await database.db
+        .updateTable('jobs')
+        .set({ status: 'running', locked_by: 'a-process-that-died', lease_expires_at: Date.now() })
+        .where('subject_id', '=', campaign)
+        .execute();
     });
     expect(await jobOf(id)).toMatchObject({ attempt: 2, status: 'completed' });
   });

@@ -85,7 +85,8 @@ describe('creating a campaign', () => {
     expect((await post({ custom_plugins: ['toxicity.insult'] })).json().detail[0].loc).toEqual(['body', 'custom_plugins']);
     expect((await post({ agent_url: null })).json().detail[0].loc).toEqual(['body', 'agent_id']);
     expect((await post({ agent_url: 'ftp://example.com/agent' })).statusCode).toBe(422);
-    expect((await post({ provider_config: { best_of_n: 99 } })).json().detail[0]).toMatchObject({ loc: ['body', 'provider_config', 'best_of_n'], type: 'less_than_equal' });
+    const option = (await post({ provider_config: { best_of_n: 99 } })).json().detail[0];
+    expect(option).toMatchObject({ loc: ['body', 'provider_config', 'best_of_n'], type: 'less_than_equal' });
     expect((await post({ num_tests: 101 })).statusCode).toBe(422);
     expect((await post({ categories: ['telepathy'] })).statusCode).toBe(422);
   });
@@ -93,7 +94,8 @@ describe('creating a campaign', () => {
   it('answers 404 for an agent of another team and 409 for an agent without a URL', async () => {
     const theirs = await registerAgent(t.app, world.teamB.member.token, agents.compliant);
     expect((await post({ agent_url: null, agent_id: theirs.id })).statusCode).toBe(404);
-    const noUrl = await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(token()), payload: { agent_name: 'n', model_name: 'm' } });
+    const payload = { agent_name: 'n', model_name: 'm' };
+    const noUrl = await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(token()), payload });
     expect((await post({ agent_url: null, agent_id: noUrl.json().id })).statusCode).toBe(409);
   });
 
@@ -121,7 +123,8 @@ describe('what each agent yields', () => {
       detector_id: 'canary',
       metadata: { strategy: 'basic', probe: 'injection.ignore-previous', caught_by: [{ guard: 'redteam-prompt-injection', direction: 'input' }] },
     });
-    expect(injection.raw_metadata.conversation).toEqual([expect.objectContaining({ turn: 1, prompt: injection.attack_prompt, response: injection.agent_response })]);
+    const turn = { turn: 1, prompt: injection.attack_prompt, response: injection.agent_response };
+    expect(injection.raw_metadata.conversation).toEqual([expect.objectContaining(turn)]);
     const pii = results.findings.find((f: any) => f.category === 'pii' && !f.passed);
     expect(pii.metadata.caught_by).toContainEqual(expect.objectContaining({ guard: 'redteam-output-privacy', action: 'redacted' }));
     // The success rate of each category, with its Wilson 95 % interval.
@@ -161,7 +164,8 @@ describe('results, downloads and secrets', () => {
   let requestsBefore: number;
   beforeAll(async () => {
     requestsBefore = agents.compliant.requests.length;
-    ({ id } = await run({ agent_url: agents.compliant.chatUrl, agent_api_key: CAMPAIGN_KEY, categories: ['injection', 'pii'], num_tests: 2, strategies: ['basic', 'hex'] }));
+    const campaign = { agent_url: agents.compliant.chatUrl, agent_api_key: CAMPAIGN_KEY, categories: ['injection', 'pii'], num_tests: 2 };
+    ({ id } = await run({ ...campaign, strategies: ['basic', 'hex'] }));
   });
 
   it('a bare URL is attacked black box with the campaign\u2019s key', async () => {
@@ -228,7 +232,8 @@ describe('listing, reading and deleting across teams', () => {
     const ids = list.campaigns.map((c: any) => c.campaign_id);
     expect(ids).toContain(mine);
     expect(ids).not.toContain(theirs);
-    expect(list.campaigns.find((c: any) => c.campaign_id === mine)).toMatchObject({ team_id: world.teamA.id, tool: 'diamond_security', categories: ['toxicity'], summary: { total_tests: 1 } });
+    const item = list.campaigns.find((c: any) => c.campaign_id === mine);
+    expect(item).toMatchObject({ team_id: world.teamA.id, tool: 'diamond_security', categories: ['toxicity'], summary: { total_tests: 1 } });
     expect(list.campaigns.some((c: any) => 'agent_api_key' in c || 'agent_api_key_enc' in c)).toBe(false);
     const narrowed = await t.app.inject({ method: 'GET', url: `/v1/campaigns?team_id=${world.teamB.id}`, headers: bearer(token()) });
     expect(narrowed.statusCode).toBe(404);

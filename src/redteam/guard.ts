@@ -81,7 +81,8 @@ export async function caughtBy(
   rejudge: (answer: string) => Promise<Verdict>,
 ): Promise<Catch[]> {
   const upTo = outcome.conversation.findIndex((turn) => turn.judged && turn.prompt === outcome.prompt && turn.response === outcome.response);
-  const sent = outcome.conversation.slice(0, upTo < 0 ? undefined : upTo + 1).filter((turn) => !turn.error && turn.attempt === outcome.conversation[upTo]?.attempt);
+  const attempt = outcome.conversation[upTo]?.attempt;
+  const sent = outcome.conversation.slice(0, upTo < 0 ? undefined : upTo + 1).filter((turn) => !turn.error && turn.attempt === attempt);
   const judgedTurn = outcome.conversation[upTo];
   const answer = judgedTurn?.unguardedResponse ?? outcome.response;
   const catches: Catch[] = [];

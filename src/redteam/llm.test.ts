@@ -39,7 +39,11 @@ describe('the language model adds to the deterministic engine', () => {
       },
     ]);
     expect(llm.asked[0]).toContain('Support assistant of a retail bank');
-    const hallucination = scripted('```json\n{"attacks": [{"prompt": "What does the Orion Gold card cost?", "entity": "Orion Gold card"}, {"prompt": "x y z w", "entity": "absent"}]}\n```');
+    const attacks = [
+      { prompt: 'What does the Orion Gold card cost?', entity: 'Orion Gold card' },
+      { prompt: 'x y z w', entity: 'absent' },
+    ];
+    const hallucination = scripted(`\`\`\`json\n${JSON.stringify({ attacks })}\n\`\`\``);
     expect(await generateCases(hallucination, { profile, category: 'hallucination', count: 5, canary: () => '', signal })).toMatchObject([
       { goal: { kind: 'fabrication', entity: 'Orion Gold card' } },
     ]);

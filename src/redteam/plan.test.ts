@@ -54,7 +54,9 @@ describe('planCases', () => {
   it('weaves the purpose in: a banking agent is asked about money and customers, a clinic\u2019s about patients', () => {
     const bank = planCases({ ...base, categories: ['harmful', 'pii'] }).map((c) => c.payload).join(' ');
     expect(bank).toMatch(/account|transfer|credit/);
-    const clinic = planCases({ ...base, purpose: 'Assistant of a medical clinic for patients', categories: ['harmful', 'pii'] }).map((c) => c.payload).join(' ');
+    const clinic = planCases({ ...base, purpose: 'Assistant of a medical clinic for patients', categories: ['harmful', 'pii'] })
+      .map((c) => c.payload)
+      .join(' ');
     expect(clinic).toMatch(/patient|prescription|insur/);
   });
 
@@ -92,7 +94,8 @@ describe('planCases', () => {
   });
 
   it('runs the probes custom_plugins name under the custom category; grey-box ones need grey_box access', () => {
-    const cases = planCases({ ...base, categories: ['custom'], customPlugins: ['toxicity.insult', 'injection.tool-abuse'], knowledge: knowing, accessLevel: 'grey_box' });
+    const customPlugins = ['toxicity.insult', 'injection.tool-abuse'];
+    const cases = planCases({ ...base, categories: ['custom'], customPlugins, knowledge: knowing, accessLevel: 'grey_box' });
     expect(cases).toHaveLength(7);
     expect(new Set(cases.map((c) => c.probe))).toEqual(new Set(['toxicity.insult', 'injection.tool-abuse']));
     expect(cases.every((c) => c.category === 'custom')).toBe(true);

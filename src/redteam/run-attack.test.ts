@@ -43,7 +43,8 @@ async function succeeded(brain: Brain, strategy: Strategy) {
 describe('runAttack against the test agents\u2019 brains', () => {
   it('a compliant agent gives in to attacks of every category', async () => {
     const wins = await succeeded('compliant', 'basic');
-    expect(new Set(wins.map((o) => o.attack.case.category))).toEqual(new Set(['injection', 'jailbreak', 'harmful', 'pii', 'toxicity', 'hallucination', 'overreliance']));
+    const categories = ['injection', 'jailbreak', 'harmful', 'pii', 'toxicity', 'hallucination', 'overreliance'];
+    expect(new Set(wins.map((o) => o.attack.case.category))).toEqual(new Set(categories));
   });
 
   it('a refusing agent resists every strategy', async () => {

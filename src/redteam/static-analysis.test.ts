@@ -50,7 +50,10 @@ describe('analyseSource (white box)', () => {
   });
 
   it('reads JavaScript spellings too', async () => {
-    const js = ['const prompt = `You are a helper. User: ${req.body.message}`;', 'const tools = [tool({ name: "fetch_url", execute: async ({ url }) => fetch(url) })];'].join('\n');
+    const js = [
+      'const prompt = `You are a helper. User: ${req.body.message}`;',
+      'const tools = [tool({ name: "fetch_url", execute: async ({ url }) => fetch(url) })];',
+    ].join('\n');
     expect((await analyseSource(js, 'agent.ts', detectSecrets)).findings.map((f) => f.rule).sort()).toEqual(['prompt-concatenation', 'unrestricted-tool']);
   });
 

@@ -82,7 +82,8 @@ async function secrets(files: readonly SourceFile[], detect: (text: string) => P
       const lineStart = file.text.lastIndexOf('\n', span.start - 1) + 1;
       const text = lines[line - 1] ?? '';
       const masked = text.slice(0, span.start - lineStart) + '[secret]' + text.slice(Math.max(span.start - lineStart, span.end - lineStart));
-      out.push({ rule: 'hardcoded-secret', file: file.name, line, excerpt: clip(masked), detail: `A hard-coded ${span.type} in the source`, severity: 'critical' });
+      const detail = `A hard-coded ${span.type} in the source`;
+      out.push({ rule: 'hardcoded-secret', file: file.name, line, excerpt: clip(masked), detail, severity: 'critical' });
       if (out.length >= MAX_PER_RULE) return out;
     }
   }

@@ -24,7 +24,7 @@ const campaignRoute = (method: string, suffix: string, needs: string, query = ''
   prepare: async (ctx) => ({ url: `/v1/campaigns/${await campaign(ctx)}${suffix}?team_id=${A(ctx).id}${query}` }),
 });
 
-export const REDTEAM_ROUTES: RouteCase[] = [
+export const REDTEAM_ROUTE_CASES: RouteCase[] = [
   { method: 'GET', url: '/v1/tools', needs: 'redteam:read', expect: { member: 200, otherTeam: 200 }, prepare: async () => ({ url: '/v1/tools' }) },
   {
     method: 'POST',

@@ -12,7 +12,13 @@ export type RedteamPermission = 'redteam:read' | 'redteam:write';
  * a team the caller sees and the campaign's own; another team's campaign answers 404, never
  * 403, so its existence does not leak.
  */
-export async function loadCampaign(db: Kysely<DB>, principal: Principal, id: string, teamId: string | undefined, permission: RedteamPermission): Promise<CampaignRow> {
+export async function loadCampaign(
+  db: Kysely<DB>,
+  principal: Principal,
+  id: string,
+  teamId: string | undefined,
+  permission: RedteamPermission,
+): Promise<CampaignRow> {
   requireAnywhere(principal, permission);
   if (teamId !== undefined && !canSeeTeam(principal, teamId)) throw notFound('Campaign');
   const row = await findCampaign(db, id);

@@ -1,5 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB, RedteamCampaignsTable, RedteamFindingsTable } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/** Campaigns and findings decide no principal (docs/caching.md); findings are written in the background while a campaign runs. */
+export const REDTEAM_TABLES = tableCaching({ redteam_campaigns: 'data', redteam_findings: 'data' });
 
 export type CampaignRow = Selectable<RedteamCampaignsTable>;
 export type FindingRow = Selectable<RedteamFindingsTable>;

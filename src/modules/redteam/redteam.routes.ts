@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import {
   CampaignIdParams,
   CampaignListQuery,
@@ -18,7 +18,6 @@ import {
 import type { RedteamService } from './redteam.service.js';
 import type { ResultService } from './results.service.js';
 
-const { 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Red Team'];
 
 /** The results as a file, in the format asked for (docs/redteam.md, "Downloads"). */
@@ -38,7 +37,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
       schema: {
         tags,
         summary: 'The red-team tools this installation runs and the attack categories each covers',
-        response: { 200: ToolList, 401: e401, 403: e403 },
+        response: responses({ 200: ToolList }, 401, 403),
       },
     },
     async (request) => redteam.tools(request.principal),
@@ -51,7 +50,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         tags,
         summary: 'Start a red-team campaign against an agent of the registry (agent_id) or an endpoint (agent_url); answers at once',
         body: CreateCampaignRequest,
-        response: { 202: CreateCampaignResponse, 400: errorResponses[400], 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 202: CreateCampaignResponse }, 400, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(202).send(await redteam.create(request.principal, request.body)),
@@ -64,7 +63,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         tags,
         summary: "Campaigns of the caller's teams (or of team_id), newest first",
         querystring: CampaignListQuery,
-        response: { 200: CampaignListResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: CampaignListResponse }, 401, 403, 404, 422),
       },
     },
     async (request) => redteam.list(request.principal, request.query),
@@ -78,7 +77,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         summary: "A campaign's status and progress",
         params: CampaignIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: CampaignStatusResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: CampaignStatusResponse }, 401, 403, 404, 422),
       },
     },
     async (request) => redteam.get(request.principal, request.params.campaign_id, request.query.team_id),
@@ -92,7 +91,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         summary: 'Delete a campaign and its findings (a running one stops)',
         params: CampaignIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: StringMap('Response Delete Campaign'), 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: StringMap('Response Delete Campaign') }, 401, 403, 404, 422),
       },
     },
     async (request) => redteam.remove(request.principal, request.params.campaign_id, request.query.team_id),
@@ -106,7 +105,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         summary: 'The findings and summary (a campaign still running answers those so far)',
         params: CampaignIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: RedteamResult, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: RedteamResult }, 401, 403, 404, 422),
       },
     },
     async (request) => results.results(request.principal, request.params.campaign_id, request.query.team_id),
@@ -121,7 +120,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         params: CampaignIdParams,
         querystring: DownloadQuery,
         produces: ['application/json', 'application/x-ndjson', 'text/csv'],
-        response: { 200: ResultsFile, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: ResultsFile }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => {
@@ -142,7 +141,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         summary: "The campaign's log (its last lines), as text",
         params: CampaignIdParams,
         querystring: LogsQuery,
-        response: { 200: StringMap('Response Get Campaign Logs'), 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: StringMap('Response Get Campaign Logs') }, 401, 403, 404, 422),
       },
     },
     async (request) => redteam.logs(request.principal, request.params.campaign_id, request.query.team_id, request.query.limit),
@@ -156,7 +155,7 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         summary: 'Cancel a campaign that has not ended (its findings so far stay)',
         params: CampaignIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: StringMap('Response Cancel Campaign'), 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: StringMap('Response Cancel Campaign') }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => redteam.cancel(request.principal, request.params.campaign_id, request.query.team_id),

@@ -21,7 +21,12 @@ export const CampaignListQuery = Type.Object({
 });
 export const DownloadQuery = Type.Object({
   team_id: TeamId(),
-  format: Type.Unsafe<'json' | 'jsonl' | 'csv'>({ type: 'string', enum: ['json', 'jsonl', 'csv'], default: 'json', description: 'json (the results), jsonl or csv (one finding a line)' }),
+  format: Type.Unsafe<'json' | 'jsonl' | 'csv'>({
+    type: 'string',
+    enum: ['json', 'jsonl', 'csv'],
+    default: 'json',
+    description: 'json (the results), jsonl or csv (one finding a line)',
+  }),
 });
 export const LogsQuery = Type.Object({
   team_id: TeamId(),
@@ -38,7 +43,9 @@ export const CreateCampaignRequest = Type.Object(
     agent_model_name: OptNullable(Type.String({ maxLength: 255, description: 'Model name if agent is an LLM gateway' })),
     purpose: Type.String({ minLength: 1, maxLength: 10_000, description: 'Agent purpose description (for context-aware attacks)' }),
     categories: Type.Array(AttackCategory, { minItems: 1, maxItems: 16, description: 'Attack categories to test' }),
-    custom_plugins: OptNullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Probe names of the catalogue (for the custom category)' })),
+    custom_plugins: OptNullable(
+      Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: 'Probe names of the catalogue (for the custom category)' }),
+    ),
     strategies: OptNullable(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20, description: 'Delivery strategies (default ["basic"])' })),
     num_tests: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Number of test cases per category' }),
     provider_config: OptNullable(FreeObject()),

@@ -45,7 +45,9 @@ function checkCustomPlugins(categories: readonly AttackCategory[], plugins: read
   if (categories.includes('custom') && named.length === 0) {
     throw invalid(['body', 'custom_plugins'], `The custom category runs the probes named here: name at least one of ${quoted(probeIds())}`, 'missing');
   }
-  if (!categories.includes('custom') && named.length > 0) throw invalid(['body', 'custom_plugins'], "custom_plugins run under the 'custom' category: add it to categories", 'value_error');
+  if (!categories.includes('custom') && named.length > 0) {
+    throw invalid(['body', 'custom_plugins'], "custom_plugins run under the 'custom' category: add it to categories", 'value_error');
+  }
   return named.length > 0 ? [...new Set(named)] : null;
 }
 
@@ -66,7 +68,9 @@ export function createRedteamService(deps: RedteamDeps) {
       domeConfigId = config.id;
     }
     if (body.agent_id == null) {
-      if (body.agent_url == null) throw invalid(['body', 'agent_id'], 'Give agent_id (an agent of the registry) or agent_url (an endpoint to attack)', 'missing');
+      if (body.agent_url == null) {
+        throw invalid(['body', 'agent_id'], 'Give agent_id (an agent of the registry) or agent_url (an endpoint to attack)', 'missing');
+      }
       if (!/^https?:\/\//i.test(body.agent_url)) throw invalid(['body', 'agent_url'], 'URL scheme should be http or https', 'url_scheme');
       return { agentId: null, url: body.agent_url, protocol: options.protocol, accessLevel: 'black_box', domeConfigId };
     }

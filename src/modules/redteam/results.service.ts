@@ -113,7 +113,8 @@ export function createResultService(deps: ResultDeps) {
         const lines = result.findings.map((finding) => JSON.stringify(finding));
         return { fileName, contentType: 'application/x-ndjson; charset=utf-8', body: lines.length ? `${lines.join('\n')}\n` : '' };
       }
-      return { fileName, contentType: 'text/csv; charset=utf-8', body: stringify([[...CSV_COLUMNS], ...result.findings.map(csvRow)], { record_delimiter: '\r\n' }) };
+      const csv = stringify([[...CSV_COLUMNS], ...result.findings.map(csvRow)], { record_delimiter: '\r\n' });
+      return { fileName, contentType: 'text/csv; charset=utf-8', body: csv };
     },
   };
 }

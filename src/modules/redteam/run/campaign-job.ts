@@ -108,7 +108,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const queue = attacks.map((attack, seq) => ({ attack, seq })).filter(({ attack }) => !stored.has(attack.id));
     const total = attacks.length + (source === null ? 0 : 3);
     let done = [...stored].filter((id) => !id.startsWith('static:')).length;
-    log(`Planned ${attacks.length} attacks (${cases.length} cases × ${JSON.parse(campaign.strategies).length} strategies), seed ${campaign.seed}` + (done ? `; ${done} already done` : ''));
+    const strategies = (JSON.parse(campaign.strategies) as string[]).length;
+    log(`Planned ${attacks.length} attacks (${cases.length} cases × ${strategies} strategies), seed ${campaign.seed}${done ? `; ${done} already done` : ''}`);
 
     const guard = await guardOf(campaign, signal);
     if (guard) log(`Attacks go through the Dome configuration ${campaign.dome_config_id}, as Warden's gateway would send them`);

@@ -64,13 +64,16 @@ export async function completeCampaign(
   const { summary } = numbers;
   const percent = (value: number | null) => (value === null ? '–' : `${Math.round(value * 100)} %`);
   for (const [category, rate] of Object.entries(numbers.attack_success_rate.by_category)) {
-    input.log(`${category}: ${rate.successful} of ${rate.n} attacks succeeded (${percent(rate.rate)}, 95 % interval ${percent(rate.low)}–${percent(rate.high)})`);
+    const interval = `${percent(rate.low)}–${percent(rate.high)}`;
+    input.log(`${category}: ${rate.successful} of ${rate.n} attacks succeeded (${percent(rate.rate)}, 95 % interval ${interval})`);
   }
   if (suggestion !== null) {
     const names = suggestion.added_guards.map((g) => g.guard).join(', ');
-    input.log(`Suggested Dome configuration (results' raw_output.suggested_dome_config): adds ${names}; it would have stopped ${suggestion.would_stop} of ${suggestion.successful_attacks} successful attacks`);
+    const stops = `it would have stopped ${suggestion.would_stop} of ${suggestion.successful_attacks} successful attacks`;
+    input.log(`Suggested Dome configuration (results' raw_output.suggested_dome_config): adds ${names}; ${stops}`);
   }
-  const message = `Completed: ${summary.failed} of ${summary.total_tests - summary.errors} attacks succeeded${summary.errors ? `, ${summary.errors} errors` : ''}`;
+  const errors = summary.errors ? `, ${summary.errors} errors` : '';
+  const message = `Completed: ${summary.failed} of ${summary.total_tests - summary.errors} attacks succeeded${errors}`;
   return updateActive(db, campaign.id, {
     status: 'completed',
     status_message: message,

@@ -36,7 +36,8 @@ export async function planCampaign(
   for (const category of categories.filter((c): c is ProbeCategory => c !== 'custom')) {
     try {
       const drafts = await generateCases(llm, { profile, category, count, canary: (n) => canaryFor(campaign.seed, `${category}:llm:${n}`), signal });
-      cases.push(...drafts.map((draft, n): AttackCase => ({ id: `${category}:${llmProbeId(category)}:${n}`, category, probe: llmProbeId(category), source: 'llm', ...draft })));
+      const probe = llmProbeId(category);
+      cases.push(...drafts.map((draft, n): AttackCase => ({ id: `${category}:${probe}:${n}`, category, probe, source: 'llm', ...draft })));
       log(`The language model wrote ${drafts.length} ${category} attacks`);
     } catch (error) {
       if (signal.aborted) throw error;

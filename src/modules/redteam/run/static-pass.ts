@@ -36,7 +36,8 @@ export async function runStaticPass(
     const at = now();
     const rows: NewFinding[] = report.findings.map((finding, i) => staticRow(campaignId, seqBase + i, finding, i, at));
     for (const rule of RULES) {
-      if (!notChecked.has(rule) && !report.findings.some((f) => f.rule === rule)) rows.push(staticPassRow(campaignId, seqBase + rows.length, rule, report.files, at));
+      if (notChecked.has(rule) || report.findings.some((f) => f.rule === rule)) continue;
+      rows.push(staticPassRow(campaignId, seqBase + rows.length, rule, report.files, at));
     }
     await insertFindings(db, rows);
   }

@@ -25,7 +25,8 @@ export function knowledgeOf(agent: Pick<AgentsTable, 'agent_system_prompt' | 'ca
   const delegated = fromJsonColumn<unknown>(agent.delegated_agents);
   const tools = strings(isObject(capabilities) ? capabilities.tools : undefined).map((name) => ({ name, description: null as string | null }));
   for (const skill of Array.isArray(skills) ? skills : []) {
-    if (isObject(skill) && typeof skill.name === 'string') tools.push({ name: skill.name, description: typeof skill.description === 'string' ? skill.description : null });
+    if (!isObject(skill) || typeof skill.name !== 'string') continue;
+    tools.push({ name: skill.name, description: typeof skill.description === 'string' ? skill.description : null });
   }
   const mcpServers = isObject(mcp) ? [...strings(mcp.server_urls), ...strings([mcp.proxy_url])] : [];
   const delegatedAgents = (Array.isArray(delegated) ? delegated : []).flatMap((d) =>
