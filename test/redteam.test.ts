@@ -83,6 +83,9 @@ describe('creating a campaign', () => {
     expect(plugin.json().detail[0].msg).toMatch(/'toxicity.insult'/);
     expect((await post({ categories: ['custom'] })).json().detail[0].loc).toEqual(['body', 'custom_plugins']);
     expect((await post({ custom_plugins: ['toxicity.insult'] })).json().detail[0].loc).toEqual(['body', 'custom_plugins']);
+    // Grey-box probes need what Warden knows of an agent: a bare URL has none.
+    const grey = await post({ categories: ['custom'], custom_plugins: ['injection.tool-abuse'] });
+    expect(grey.json().detail[0]).toMatchObject({ loc: ['body', 'custom_plugins'], msg: expect.stringMatching(/grey_box/) });
     expect((await post({ agent_url: null })).json().detail[0].loc).toEqual(['body', 'agent_id']);
     expect((await post({ agent_url: 'ftp://example.com/agent' })).statusCode).toBe(422);
     const option = (await post({ provider_config: { best_of_n: 99 } })).json().detail[0];

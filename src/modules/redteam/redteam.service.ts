@@ -51,6 +51,17 @@ function checkCustomPlugins(categories: readonly AttackCategory[], plugins: read
   return named.length > 0 ? [...new Set(named)] : null;
 }
 
+/** The custom probes named must include one the target's access level runs (grey-box probes need grey_box). */
+function checkRunnable(categories: readonly AttackCategory[], plugins: readonly string[] | null, accessLevel: string): void {
+  if (!categories.includes('custom') || plugins === null || accessLevel !== 'black_box') return;
+  if (plugins.some((id) => getProbe(id)?.access === 'black_box')) return;
+  throw invalid(
+    ['body', 'custom_plugins'],
+    'These probes use what Warden knows of the agent: they run against an agent of grey_box or white_box access, not a black_box one or a bare URL',
+    'value_error',
+  );
+}
+
 const logText = (lines: ReadonlyArray<{ at: number; level: string; message: string }>) =>
   lines.map((line) => `${new Date(line.at).toISOString()} ${line.level.toUpperCase()} ${line.message}`).join('\n');
 
@@ -105,8 +116,11 @@ export function createRedteamService(deps: RedteamDeps) {
       const customPlugins = checkCustomPlugins(categories, body.custom_plugins);
       const options = parseOptions(body.provider_config as Record<string, unknown> | null | undefined);
       const target = await resolveTarget(teamId, body, options);
+      checkRunnable(categories, customPlugins, target.accessLevel);
       // The seed and the configuration have columns of their own.
-      const { seed, dome_config_id: _configId, ...stored } = options;
+      const { seed, dome_config_id: _configId, ...rest } = options;
+      // Whether the target is an agent of the registry: a deleted agent is not attacked as a bare URL.
+      const stored = { ...rest, target: target.agentId === null ? 'url' : 'agent' };
       const id = newId();
       const at = now();
       const key = body.agent_api_key ?? '';

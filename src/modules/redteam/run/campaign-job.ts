@@ -91,7 +91,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const campaign = await findCampaign(db, context.payload.campaignId);
     // Deleted, or cancelled before a worker took it: nothing to do.
     if (campaign === undefined || !(ACTIVE_STATUSES as readonly string[]).includes(campaign.status)) return;
-    const settings: CampaignOptions = { ...DEFAULT_OPTIONS, ...JSON.parse(campaign.options), seed: campaign.seed, dome_config_id: campaign.dome_config_id };
+    const saved = JSON.parse(campaign.options) as Partial<CampaignOptions> & { target?: 'agent' | 'url' };
+    const settings = { ...DEFAULT_OPTIONS, ...saved, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
     const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
     const startedAt = campaign.started_at ?? now();
     if (!(await updateActive(db, campaign.id, { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() }))) return;

@@ -42,8 +42,15 @@ const reachesGreyBox = (level: string) => level === 'grey_box' || level === 'whi
  * ceiling; the campaign's key and model name, when given, instead of the agent's), or the bare
  * URL. Keys are opened here only, for the connector.
  */
-export async function campaignTarget(db: Kysely<DB>, agentSecrets: Buffer, campaign: CampaignRow, options: CampaignOptions): Promise<CampaignTarget> {
+export async function campaignTarget(
+  db: Kysely<DB>,
+  agentSecrets: Buffer,
+  campaign: CampaignRow,
+  options: CampaignOptions & { target?: 'agent' | 'url' },
+): Promise<CampaignTarget> {
   const campaignKey = campaign.agent_api_key_enc === null ? null : decryptSecret(agentSecrets, campaign.agent_api_key_enc);
+  // The agent's row is gone (agent_id set null by the deletion): its campaign stops rather than attack its URL bare.
+  if (campaign.agent_id === null && options.target === 'agent') throw new Error('The agent was deleted');
   if (campaign.agent_id === null) {
     if (campaign.agent_url === null) throw new Error('The campaign has no target');
     const target = urlTarget({
