@@ -89,7 +89,9 @@ export async function caughtBy(
   for (const { candidate, scan } of scanners) {
     const methods = candidate.section.methods as string[];
     if (candidate.direction === 'input') {
-      for (const turn of sent) {
+      // A guard that asks the model reads the message that worked only: one call per successful attack.
+      const read = candidate.needsLlm ? sent.slice(-1) : sent;
+      for (const turn of read) {
         if ((await scan('input', turn.prompt)).enforced) {
           catches.push({ guard: candidate.name, direction: 'input', methods, action: 'blocked' });
           break;
