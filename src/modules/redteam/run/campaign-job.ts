@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import type { AgentConnector } from '../../../connector/types.js';
@@ -7,16 +6,17 @@ import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
 import { detectorLlm } from '../../../guard/llm.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { chatText } from '../../../llm/client.js';
-import { CANDIDATE_GUARDS, candidateConfig, caughtBy, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
+import { CANDIDATE_GUARDS, candidateConfig, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
 import { judge } from '../../../redteam/judge.js';
 import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
 import { planAttacks } from '../../../redteam/plan.js';
-import { runAttack, type AttackRunner } from '../../../redteam/run-attack.js';
+import type { AttackRunner } from '../../../redteam/run-attack.js';
 import type { AttackCase, RedteamLlm, SendTurns, Strategy } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
 import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
 import { findCampaign, findDomeConfig, storedAttackIds, updateActive, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
-import { findingRow, findingWriter } from './findings.js';
+import { attackAll, clip } from './attack-loop.js';
+import { findingWriter } from './findings.js';
 import { completeCampaign } from './outcome.js';
 import { planCampaign } from './planning.js';
 import { runStaticPass } from './static-pass.js';
@@ -42,12 +42,6 @@ export interface CampaignRunOptions {
   batchSize?: number;
   batchIntervalMs?: number;
 }
-
-/** A campaign whose first attacks all fail this many times in a row, without one answer, fails: the agent cannot be reached. */
-const ERRORS_BEFORE_GIVING_UP = 10;
-const MAX_LOGGED_ERRORS = 20;
-
-const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** The configured model as the engine calls it (generation may take a while: two minutes per call). */
 const redteamLlm = (llm: LlmConfig): RedteamLlm => ({
@@ -95,7 +89,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const settings = { ...DEFAULT_OPTIONS, ...saved, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
     const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
     const startedAt = campaign.started_at ?? now();
-    if (!(await updateActive(db, campaign.id, { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() }))) return;
+    const running = { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() };
+    if (!(await updateActive(db, campaign.id, running))) return;
 
     const log = (line: string, level: 'info' | 'warn' = 'info') => void context.log(line, level);
     let cases: AttackCase[];
@@ -110,11 +105,11 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const total = attacks.length + (source === null ? 0 : 3);
     let done = [...stored].filter((id) => !id.startsWith('static:')).length;
     const strategies = (JSON.parse(campaign.strategies) as string[]).length;
-    log(`Planned ${attacks.length} attacks (${cases.length} cases × ${strategies} strategies), seed ${campaign.seed}${done ? `; ${done} already done` : ''}`);
+    const resumed = done ? `; ${done} already done` : '';
+    log(`Planned ${attacks.length} attacks (${cases.length} cases × ${strategies} strategies), seed ${campaign.seed}${resumed}`);
 
     const guard = await guardOf(campaign, signal);
     if (guard) log(`Attacks go through the Dome configuration ${campaign.dome_config_id}, as Warden's gateway would send them`);
-    const candidates = candidateScanners(signal);
     const send: SendTurns = async (turns, sendOptions) => {
       const result = await options.connector.send(target, turns, sendOptions);
       return result.ok ? { ok: true, text: result.text, contextId: result.contextId } : { ok: false, error: result.error, kind: result.kind };
@@ -134,7 +129,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       crescendoTurns: settings.crescendo_turns,
     };
 
-    await updateActive(db, campaign.id, { status_message: `Attacking: ${done} of ${total}`, updated_at: now() });
+    await updateActive(db, campaign.id, { status_message: `Attacking (${total} attacks and checks)`, updated_at: now() });
     const writer = findingWriter(db, {
       size: options.batchSize ?? 25,
       intervalMs: options.batchIntervalMs ?? 500,
@@ -144,71 +139,40 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       },
     });
     void context.progress({ done, total, message: `${done} of ${total} attacks` });
-    // Stops the senders when the job is aborted, when writing fails, or when the agent cannot be reached.
-    const local = new AbortController();
-    const sending = AbortSignal.any([signal, local.signal]);
-    // Every call in flight listens to it (several listeners each): not a leak.
-    setMaxListeners(0, sending);
-    let answered = stored.size > 0;
-    let errorsInARow = 0;
-    let loggedErrors = 0;
-    let failure: Error | undefined;
-    let firstError: string | undefined;
-    let next = 0;
-    const worker = async () => {
-      while (!sending.aborted) {
-        const item = queue[next++];
-        if (item === undefined) return;
-        const outcome = await runAttack(item.attack, runner, sending);
-        if (sending.aborted) return;
-        if (outcome.error !== null) {
-          errorsInARow += 1;
-          firstError ??= outcome.error;
-          if (loggedErrors++ < MAX_LOGGED_ERRORS) log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
-          if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) {
-            failure = new Error(`The agent could not be reached: ${clip(outcome.error)}`);
-            local.abort();
-            return;
-          }
-        } else {
-          answered = true;
-          errorsInARow = 0;
-        }
-        const goal = item.attack.case.goal;
-        const catches = outcome.verdict?.succeeded
-          ? await caughtBy(outcome, candidates, (answer) => runner.judge(goal, answer, { prompt: outcome.prompt, signal: sending }))
-          : null;
-        try {
-          await writer.add(findingRow(campaign.id, item.seq, outcome, catches, now()));
-        } catch (error) {
-          failure = error instanceof Error ? error : new Error(String(error));
-          local.abort();
-          return;
-        }
-      }
-    };
+    let outcome: Awaited<ReturnType<typeof attackAll>>;
     try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, queue.length)) }, worker));
+      outcome = await attackAll({
+        campaignId: campaign.id,
+        queue,
+        runner,
+        candidates: candidateScanners(signal),
+        concurrency: options.concurrency,
+        answeredBefore: stored.size > 0,
+        write: (row) => writer.add(row),
+        now,
+        log,
+        signal,
+      });
       await writer.flush();
     } finally {
       writer.close();
     }
-    if (failure) throw failure;
     if (signal.aborted) return;
-    if (!answered && firstError !== undefined) throw new Error(`No attack got an answer from the agent: ${clip(firstError)}`);
+    if (!outcome.answered && outcome.firstError !== undefined) {
+      throw new Error(`No attack got an answer from the agent: ${clip(outcome.firstError)}`);
+    }
 
     const white = source === null ? null : await runStaticPass(db, campaign.id, source, attacks.length, stored, now, log);
     if (white) void context.progress({ done: total, total, message: `${total} of ${total}` });
     const current = await findCampaign(db, campaign.id);
     if (current === undefined) return;
-    const completed = await completeCampaign(db, current, {
+    await completeCampaign(db, current, {
       at: now(),
       applied: guard?.source ?? null,
       llmAvailable: options.llm !== undefined,
       extra: white === null ? {} : { white_box: white },
       log,
     });
-    if (completed) log('Completed');
   }
 
   return {
