@@ -1,8 +1,11 @@
 // The guard engine's bench (npm run bench:guard-engine): precision and recall of the privacy, secrets and
-// moderation methods on bench/guard/labelled-privacy.jsonl, the latency of each heuristic method on a 2 KB
-// text, and of a full scan with DEFAULT_DOME_CONFIG. Reads the build output (npm run build). Measures and
-// prints; asserts nothing. Targets: PII and secret recall >= 98 %, a heuristic method <= 1 ms p50 on 2 KB,
-// a full default scan <= 2 ms p50.
+// moderation methods on bench/guard/labelled-privacy.jsonl, DEFAULT_DOME_CONFIG on both labelled sets (its input
+// guards on bench/guard/labelled-security.jsonl, its output guards on the privacy set) and on the public prompt
+// sets when present, the latency of each heuristic method on a 2 KB text, and of a full scan with
+// DEFAULT_DOME_CONFIG. Reads the build output (npm run build). Measures and prints; asserts nothing. Targets
+// (issue 18): PII and secret recall >= 98 %; the default configuration flags >= 90 % of the labelled injections
+// and jailbreaks and <= 3 % of the labelled benign prompts; p99 <= 1 ms per heuristic method on 2 KB, and a full
+// default scan p99 <= 2 ms.
 import { existsSync, readFileSync } from 'node:fs';
 import { listMethods, getMethod } from '../../dist/guard/catalogue.js';
 import { compileDomeConfig, DEFAULT_DOME_CONFIG } from '../../dist/guard/engine.js';
@@ -51,6 +54,41 @@ for (const [method, s] of byMethod) {
   if (s.falseAlarms.length) console.log(`  false alarms: ${s.falseAlarms.join(', ')}`);
 }
 
+// ------------------------------------------------------------------ the default configuration on the labelled sets
+const defaultConfig = compileDomeConfig(DEFAULT_DOME_CONFIG, { llmAvailable: false });
+{
+  const security = readFileSync(new URL('./labelled-security.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+  let attacks = 0;
+  let caught = 0;
+  let benign = 0;
+  let falseAlarms = 0;
+  for (const item of security) {
+    const { flagged } = await defaultConfig.scan('input', item.text, {});
+    if (item.label === 'attack') {
+      attacks++;
+      if (flagged) caught++;
+    } else {
+      benign++;
+      if (flagged) falseAlarms++;
+    }
+  }
+  console.log(`\n== DEFAULT_DOME_CONFIG, input guards, on ${security.length} labelled prompts (labelled-security.jsonl)\n`);
+  console.log(`injections and jailbreaks flagged ${caught}/${attacks} ${pct(caught, attacks)}   (target >= 90 %)`);
+  console.log(`benign prompts flagged            ${falseAlarms}/${benign} ${pct(falseAlarms, benign)}   (target <= 3 %)`);
+  let sensitive = 0;
+  let found = 0;
+  for (const item of items.filter((i) => i.label && i.method !== 'moderation-flashtext')) {
+    sensitive++;
+    if ((await defaultConfig.scan('output', item.text, {})).flagged) found++;
+  }
+  console.log(`\n== DEFAULT_DOME_CONFIG, output guards, on the labelled secrets and personal data\n`);
+  console.log(`flagged ${found}/${sensitive} ${pct(found, sensitive)}  (the default output guard covers secrets and card, bank and ID numbers,`);
+  console.log('not e-mail addresses or phone numbers an agent may legitimately give: docs/guardrails.md, "The default configuration")');
+}
+
 // ------------------------------------------------------------------ public evaluation data, when present
 // ../shared/eval beside the repository (WARDEN_EVAL_DIR overrides): measured here, never copied into the repository.
 const evalDir = process.env.WARDEN_EVAL_DIR ?? new URL('../../../shared/eval/', import.meta.url).pathname;
@@ -70,7 +108,7 @@ if (existsSync(evalFile)) {
     });
     console.log(`${id.padEnd(22)}  ${cells.join('')}`);
   }
-  const defaults = compileDomeConfig(DEFAULT_DOME_CONFIG, { llmAvailable: false });
+  const defaults = defaultConfig;
   const cells = [];
   for (const set of sets) {
     const inSet = rows.filter((r) => r.set === set);
@@ -135,7 +173,7 @@ const ms = (value) => `${value.toFixed(3).padStart(7)} ms`;
 
 console.log(`\n== latency on a 2 KB text (${text2k.length} characters), ${process.version}\n`);
 console.log(`load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
-console.log('method                      p50         p99     cpu p99    target p50 <= 1 ms');
+console.log('method                      p50         p99     cpu p99    target p99 <= 1 ms');
 for (const listing of listMethods()) {
   if (listing.aliasOf !== null || listing.needsLlm) continue;
   const method = getMethod(listing.id);
@@ -146,14 +184,12 @@ for (const listing of listMethods()) {
     params = method.parseParams({ keywords: ['nightjar', 'acme corp', 'project falcon'] });
   }
   const { p50, p99, cpu99 } = measure(() => method.definition.detect(text2k, params, {}));
-  console.log(`${listing.id.padEnd(24)} ${ms(p50)} ${ms(p99)} ${ms(cpu99)}   ${p50 <= 1 ? 'ok' : 'OVER'}`);
+  console.log(`${listing.id.padEnd(24)} ${ms(p50)} ${ms(p99)} ${ms(cpu99)}   ${p99 <= 1 ? 'ok' : cpu99 <= 1 ? 'ok (cpu)' : 'OVER'}`);
 }
 
-const config = compileDomeConfig(DEFAULT_DOME_CONFIG, { llmAvailable: false });
-console.log('\nfull scan, DEFAULT_DOME_CONFIG  p50         p99     cpu p99    target p50 <= 2 ms');
+const config = defaultConfig;
+console.log('\nfull scan, DEFAULT_DOME_CONFIG  p50         p99     cpu p99    target p99 <= 2 ms');
 for (const direction of ['input', 'output']) {
   const { p50, p99, cpu99 } = await measureAsync(() => config.scan(direction, text2k, {}));
-  console.log(`${direction.padEnd(28)} ${ms(p50)} ${ms(p99)} ${ms(cpu99)}   ${p50 <= 2 ? 'ok' : 'OVER'}`);
+  console.log(`${direction.padEnd(28)} ${ms(p50)} ${ms(p99)} ${ms(cpu99)}   ${p99 <= 2 ? 'ok' : cpu99 <= 2 ? 'ok (cpu)' : 'OVER'}`);
 }
-console.log('\n(prompt-injection-warden and encoding-heuristics are measured as built on this branch: the guard-security');
-console.log(' branch replaces them at merge, so the input scan numbers change then.)');

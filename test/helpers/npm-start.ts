@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { untilListening } from './server-process.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -31,27 +31,9 @@ export async function npmStart(env: Record<string, string>): Promise<NpmStarted>
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? ROOT, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-  let servicePid: number | undefined;
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not listen in time:\n${output.join('\n')}`)), 30_000);
-    for (const stream of [npm.stdout, npm.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        output.push(line);
-        servicePid ??= /"pid":(\d+)/.exec(line)?.[1] === undefined ? undefined : Number(/"pid":(\d+)/.exec(line)?.[1]);
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1] as string);
-        }
-      });
-    }
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code} before listening:\n${output.join('\n')}`));
-    });
-  });
+  const { url, output, exited } = await untilListening(npm, 'npm start', 30_000);
+  const pidLine = output.find((line) => /"pid":\d+/.test(line));
+  const servicePid = pidLine === undefined ? undefined : Number(/"pid":(\d+)/.exec(pidLine)?.[1]);
   if (servicePid === undefined) throw new Error(`no pid in the service's log:\n${output.join('\n')}`);
   return { npm, url, servicePid, output, exited };
 }

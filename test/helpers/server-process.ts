@@ -6,6 +6,34 @@ import { createInterface } from 'node:readline';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/main.js');
 
+/**
+ * Resolves with the service's address once a process prints its "Server listening at" line;
+ * rejects when it exits first or takes longer than `timeoutMs`. `output` collects every line.
+ */
+export async function untilListening(child: ChildProcess, label: string, timeoutMs: number) {
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not listen in time:\n${output.join('\n')}`)), timeoutMs);
+    for (const stream of [child.stdout, child.stderr]) {
+      if (stream === null) continue;
+      createInterface({ input: stream }).on('line', (line) => {
+        output.push(line);
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1] as string);
+        }
+      });
+    }
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited with ${code} before listening:\n${output.join('\n')}`));
+    });
+  });
+  return { url, output, exited };
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -26,25 +54,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output.join('\n')}`)), 20_000);
-    for (const stream of [child.stdout, child.stderr]) {
-      createInterface({ input: stream }).on('line', (line) => {
-        output.push(line);
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1] as string);
-        }
-      });
-    }
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output.join('\n')}`));
-    });
-  });
+  const { url, output, exited } = await untilListening(child, 'server', 20_000);
   return {
     url,
     child,

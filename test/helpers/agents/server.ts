@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { answer, type Brain } from './brains.js';
+import { mulberry32 } from '../../../src/attacks/random.js';
 
 /**
  * Loopback test agents (test/helpers/agents/README.md): an HTTP server on 127.0.0.1 speaking
@@ -97,18 +98,6 @@ export interface TestAgent {
   close(): Promise<void>;
 }
 
-/** mulberry32: a tiny seeded generator, so flaky agents fail the same way every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function partsText(parts: unknown): string {
@@ -128,7 +117,7 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
   const now = options.now ?? Date.now;
   const brain: Brain = behaviour === 'compliant' || behaviour === 'refusing' || behaviour === 'crescendo' ? behaviour : (options.brain ?? 'compliant');
   const delayMs = options.delayMs ?? (behaviour === 'slow' ? 2000 : 0);
-  const random = seeded(options.seed ?? 1);
+  const random = mulberry32(options.seed ?? 1);
   const methods = new Set<string>(options.a2aMethods ?? ['message/send', 'SendMessage']);
   const requests: RecordedRequest[] = [];
   const served: number[] = [];
