@@ -34,6 +34,9 @@ async function main(): Promise<void> {
     await app.close();
     throw listenError(error, config);
   }
+  // Background jobs (evaluations…) start once the service answers: a job left running by the
+  // previous process is resumed or failed now (docs/jobs.md).
+  await app.jobs.start();
   app.log.info(`Warden is ready: API docs at http://${config.host}:${config.port}/docs`);
 }
 

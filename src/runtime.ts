@@ -53,6 +53,8 @@ export async function startFromConfig(config: Config) {
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsOrigins: config.corsOrigins,
       trustProxyHops: config.trustProxyHops,
+      jobs: config.jobs,
+      evaluationConcurrency: config.evaluationConcurrency,
     });
     app.addHook('onClose', async () => database.close());
     return app;

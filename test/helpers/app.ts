@@ -71,6 +71,9 @@ export class TestClock {
   }
 }
 
+/** Job runner settings for tests: jobs are claimed, flushed and stopped within milliseconds. */
+const FAST_JOBS = { pollMs: 10, flushMs: 10, leaseMs: 3_000, stopTimeoutMs: 2_000 };
+
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
@@ -89,6 +92,8 @@ export async function buildTestApp(
     app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>>;
     /** Check every /v1 response against the reference's schema (test/helpers/reference-check.ts). */
     referenceCheck?: boolean;
+    /** Start the background job runner (with short intervals unless `app.jobs` says otherwise); it stops at close. */
+    startJobs?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -102,9 +107,11 @@ export async function buildTestApp(
     tokenTtlSeconds: options.tokenTtlSeconds ?? 365 * 24 * 60 * 60,
     now: clock.now,
     ...options.app,
+    jobs: { ...FAST_JOBS, ...options.app?.jobs },
   });
   if (options.referenceCheck) installReferenceCheck(app);
   await app.ready();
+  if (options.startJobs) await app.jobs.start();
   return {
     app,
     database,
