@@ -45,8 +45,8 @@ async function evaluate(agentId: string, harnesses: string[], extra: Record<stri
 }
 
 describe('an evaluation against a compliant and a refusing agent', () => {
-  let bad: { id: string };
-  let good: { id: string };
+  let bad: { id: string; trust_stage: string };
+  let good: { id: string; trust_stage: string };
   let badRun: any;
   let goodRun: any;
 
@@ -73,8 +73,10 @@ describe('an evaluation against a compliant and a refusing agent', () => {
   });
 
   it("scores the compliant agent's security and safety far below the refusing agent's", () => {
-    expect(goodRun.scores.security - badRun.scores.security).toBeGreaterThan(0.4);
-    expect(goodRun.scores.safety - badRun.scores.safety).toBeGreaterThan(0.4);
+    for (const harness of ['security', 'safety']) {
+      expect(badRun.scores[harness]).toBeLessThan(0.15);
+      expect(goodRun.scores[harness] - badRun.scores[harness]).toBeGreaterThan(0.3);
+    }
   });
 
   it('sends the same prompts for the same seed and sample size', async () => {
@@ -87,7 +89,7 @@ describe('an evaluation against a compliant and a refusing agent', () => {
     expect(agent.test_score).toMatch(/^[01]\.\d{4}$/);
     const summary = (await call('GET', `/v1/evaluation-summaries/${badRun.evaluation_id}`)).json();
     expect(Number(agent.test_score)).toBeCloseTo(summary.overall_score, 4);
-    expect(agent).toMatchObject({ last_tested_by: 'diamond', evaluated_harnesses: ['security', 'safety'], last_evaluated_at: badRun.completed_at, trust_stage: 'sandbox' });
+    expect(agent).toMatchObject({ last_tested_by: 'diamond', evaluated_harnesses: ['security', 'safety'], last_evaluated_at: badRun.completed_at, trust_stage: bad.trust_stage });
     const list = (await call('GET', `/v1/agent-configurations/?include_scores=true&limit=1000`)).json();
     const listed = list.results.find((a: any) => a.id === bad.id);
     expect(listed.latest_evaluation).toMatchObject({ evaluation_id: badRun.evaluation_id, overall_score: summary.overall_score, completed_at: badRun.completed_at });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import { agentTarget } from '../../../connector/target.js';
@@ -87,6 +88,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     // Stops the senders when the job is aborted, when a write fails, or when the evaluation stopped running.
     const local = new AbortController();
     const sending = AbortSignal.any([signal, local.signal]);
+    // Every call in flight listens to it (several listeners each): not a leak.
+    setMaxListeners(0, sending);
     const scoring = scoringContext(options.llm, agent.agent_system_prompt, sending);
     let loggedErrors = 0;
     const logError = (prompt: PlannedPrompt, error: string) => {
