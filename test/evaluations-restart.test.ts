@@ -106,5 +106,4 @@ describe('a restart in the middle of an evaluation', () => {
     const [job] = await database.db.selectFrom('jobs').select(['attempt', 'status']).where('subject_id', '=', id).execute();
     expect(job).toEqual({ attempt: 2, status: 'completed' });
   });
-  });
 });
