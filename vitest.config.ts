@@ -23,7 +23,18 @@ const SQLITE_ONLY = [
 ];
 // Tests that touch no database engine (configuration, files, the README, the test helpers):
 // once, in the sqlite project.
-const ENGINE_INDEPENDENT = ['test/config.test.ts', 'test/data-files.test.ts', 'test/readme.test.ts', 'test/reference-check.test.ts'];
+const ENGINE_INDEPENDENT = [
+  'test/config.test.ts',
+  'test/data-files.test.ts',
+  'test/readme.test.ts',
+  'test/reference-check.test.ts',
+  'test/test-agents.test.ts',
+  'test/connector.test.ts',
+  'test/connector-resilience.test.ts',
+  'test/npm-start.test.ts',
+  'test/cli.test.ts',
+  'test/docs-examples.test.ts',
+];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process): so do two job runners with a pool each.
 const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts', 'test/jobs-postgres.test.ts'];

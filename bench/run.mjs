@@ -42,7 +42,7 @@ const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').
  */
 function startFlags() {
   const start = String(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '');
-  const match = /^node((?:\s+--\S+)*)\s+dist\/main\.js$/.exec(start.trim());
+  const match = /^(?:exec\s+)?node((?:\s+--\S+)*)\s+dist\/main\.js$/.exec(start.trim());
   if (!match) throw new Error(`cannot read the node flags of "npm start" ("${start}"): set BENCH_NODE_ARGS`);
   return (match[1] ?? '').trim();
 }

@@ -3,8 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { JobsConfig, LlmConfig } from './config.js';
-import { createAgentConnector } from './connector/index.js';
-import type { AgentConnector } from './connector/types.js';
+import { createAgentConnector, createOutboundFence, type AgentConnectorHandle, type OutboundRules } from './connector/index.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -13,7 +12,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { docsContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { AppError } from './http/errors.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
@@ -50,6 +49,8 @@ import { createEvaluationJob } from './modules/evaluations/run/evaluation-job.js
 import { policyRoutes } from './modules/policies/policies.routes.js';
 import { buildPolicyServices } from './modules/policies/policies.services.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
+import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
+import { createTeamAdminService } from './modules/identity/team-admin.service.js';
 
 export interface AppOptions {
   database: Database;
@@ -71,8 +72,6 @@ export interface AppOptions {
   /** Number of proxies whose X-Forwarded-For is trusted. */
   trustProxyHops?: number;
   loginLimits?: ThrottleLimits;
-  /** Calls agents (evaluations); default: one connector with the standard outbound fence. */
-  connector?: AgentConnector | undefined;
   /**
    * The background job runner's settings (docs/jobs.md). The runner is made here and started by
    * `app.jobs.start()` (main.ts, after listen; tests that run jobs); it stops when the app closes.
@@ -80,6 +79,10 @@ export interface AppOptions {
   jobs?: Partial<JobsConfig> | undefined;
   /** Prompts one evaluation has in flight at once (default 16). */
   evaluationConcurrency?: number | undefined;
+  /** Where agents may live (WARDEN_OUTBOUND_*); absent: the default fence (cloud metadata refused). */
+  outbound?: OutboundRules;
+  /** The agent connector; absent: one built with `outbound`, closed with the app. Tests inject their own. */
+  connector?: AgentConnectorHandle;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -107,6 +110,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
   return {
     auth: createAuthService({ ...deps, loginThrottle: createLoginThrottle(loginLimits) }),
     identity: createIdentityService(deps),
+    teamAdmin: createTeamAdminService(deps),
     agents,
     personas: createPersonaService(deps),
     demographics: createDemographicsService(deps),
@@ -142,6 +146,7 @@ declare module 'fastify' {
 
 /** Builds the whole service without listening: main.ts listens, tests use `inject`. Reads no env. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const connector = options.connector ?? createAgentConnector({ fence: createOutboundFence(options.outbound) });
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -152,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dataDir: options.dataDir,
     llm: options.llm,
     readVersion: options.database.readVersion,
+    connector,
   };
   const services = buildServices(deps, options.loginLimits);
 
@@ -176,11 +182,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // fast-json-stringify over response schemas with nullable types as type lists (src/http/serialization.ts).
     schemaController: { compilersFactory: { buildSerializer } },
   });
+  if (options.connector === undefined) app.addHook('onClose', async () => connector.close());
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
-  const connector = options.connector ?? createAgentConnector();
   const jobs = createJobRunner({
     db: deps.db,
     dialect: deps.dialect,
@@ -216,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
 
   // Security headers (helmet's, recorded once); the docs page sends a CSP that allows only its own files.
+  // Neither asks browsers to upgrade to https unless the request came over https (issue 17).
   registerSecurityHeaders(app);
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     await app.register(cors, { origin: options.corsOrigins, credentials: false, maxAge: 600 });
@@ -237,7 +244,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (document) => referenceLikeOpenApi(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // The page's own CSP, decided per request (over https or not) where `staticCSP` is fixed.
+    uiHooks: {
+      onRequest: (request, reply, done) => {
+        reply.header('content-security-policy', docsContentSecurityPolicy(app.swaggerCSP, request.protocol === 'https'));
+        done();
+      },
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
@@ -250,6 +266,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });
+    await api.register(teamAdminRoutes, { teams: services.teamAdmin });
     await api.register(agentRoutes, { agents: services.agents });
     await api.register(agentImportRoutes, { agentImport: services.agentImport });
     await api.register(personaRoutes, { personas: services.personas });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { makeDirectory } from './make-directory.js';
 import type { IdentityService } from './modules/identity/identity.service.js';
 
 export const INITIAL_ADMIN_FILE = 'initial-admin.txt';
@@ -27,7 +28,7 @@ export async function bootstrapFirstAdmin(
   const email = 'admin@warden.local';
   const password = randomBytes(18).toString('base64url');
   if (!(await identity.bootstrapAdmin({ email, password }))) return;
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  makeDirectory(config.dataDir);
   const file = path.join(config.dataDir, INITIAL_ADMIN_FILE);
   fs.writeFileSync(file, `email: ${email}\npassword: ${password}\n`, { mode: 0o600 });
   log.info({ email, credentials_file: file }, 'first start: created a super admin and a first team; the password is in the credentials file');

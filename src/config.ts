@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { OutboundRulesError, parseOutboundRules, type OutboundRules } from './connector/outbound.js';
 
 /**
  * Everything Warden reads from its environment, parsed once at start.
@@ -27,6 +28,8 @@ export interface Config {
   corsOrigins: string[];
   /** Trust X-Forwarded-For from this many proxies in front of Warden (0: none). */
   trustProxyHops: number;
+  /** Where agents may live: WARDEN_OUTBOUND_DENY / WARDEN_OUTBOUND_ALLOW (docs/connector.md). */
+  outbound: OutboundRules;
   /** The background job runner of this process (docs/jobs.md, "Configuration"). */
   jobs: JobsConfig;
   /** Prompts one evaluation has in flight at once (the agent's rate ceiling still applies). */
@@ -103,6 +106,15 @@ function parseHost(raw: string | undefined): string {
   const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
   if (isIP(host) !== 0 || (host.length <= 253 && host.split('.').every((part) => label.test(part)))) return host;
   throw new ConfigError('HOST', `must be an IP address or a host name (for example 127.0.0.1 or 0.0.0.0), got "${host}"`);
+}
+
+function parseOutbound(env: NodeJS.ProcessEnv): OutboundRules {
+  try {
+    return parseOutboundRules(env.WARDEN_OUTBOUND_DENY, env.WARDEN_OUTBOUND_ALLOW);
+  } catch (error) {
+    if (error instanceof OutboundRulesError) throw new ConfigError(error.variable, error.reason);
+    throw error;
+  }
 }
 
 function parseOrigins(raw: string | undefined): string[] {
@@ -187,9 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       pollMs: parseInteger(env, 'WARDEN_JOB_POLL_MS', 1000, 10, 60_000),
       leaseMs: parseInteger(env, 'WARDEN_JOB_LEASE_MS', 30_000, 3_000, 3_600_000),
       flushMs: parseInteger(env, 'WARDEN_JOB_FLUSH_MS', 1000, 0, 60_000),
-      stopTimeoutMs: parseInteger(env, 'WARDEN_JOB_STOP_TIMEOUT_MS', 10_000, 0, 600_000),
+      // Below main.ts's 10 s bound on a stop, so that jobs are handed back before the process goes.
+      stopTimeoutMs: parseInteger(env, 'WARDEN_JOB_STOP_TIMEOUT_MS', 5_000, 0, 600_000),
       maxLogLines: parseInteger(env, 'WARDEN_JOB_LOG_LINES', 1000, 1, 5000),
     },
     evaluationConcurrency: parseInteger(env, 'WARDEN_EVALUATION_CONCURRENCY', 16, 1, 256),
+    outbound: parseOutbound(env),
   };
 }

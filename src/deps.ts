@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LlmConfig } from './config.js';
+import type { AgentConnector } from './connector/types.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
@@ -16,6 +17,8 @@ export interface Deps {
   dataDir: string;
   /** Chat endpoint for rule extraction; undefined when none is configured. */
   llm?: LlmConfig | undefined;
+  /** Calls agents by their protocol, fenced, rate-limited, retried (src/connector/, docs/connector.md). */
+  connector: AgentConnector;
   /** The database's read version (Database.readVersion), for values kept until the next commit; undefined on PostgreSQL. */
   readVersion?: (() => string) | undefined;
 }

@@ -1,5 +1,7 @@
 import { bootstrapFirstAdmin } from './bootstrap.js';
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { startUpLine } from './listen-url.js';
 import { startFromConfig } from './runtime.js';
 
 /** A failed listen, named by the variable to change (PORT or HOST) where the cause is clear. */
@@ -12,6 +14,9 @@ function listenError(error: unknown, config: Config): unknown {
   return error;
 }
 
+/** How long a stop waits for the requests in flight (docs/deployment.md, "Health and shutdown"). */
+const GRACEFUL_CLOSE_MS = 10_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await startFromConfig(config);
@@ -21,6 +26,12 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Requests in flight get this long to finish; then the process goes anyway, so that a
+    // stop (systemd, Docker, `kill`) frees the port in a bounded time.
+    setTimeout(() => {
+      app.log.warn(`requests still running ${GRACEFUL_CLOSE_MS / 1000} s after ${signal}: exiting without them`);
+      process.exit(1);
+    }, GRACEFUL_CLOSE_MS).unref();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -37,7 +48,7 @@ async function main(): Promise<void> {
   // Background jobs (evaluations…) start once the service answers: a job left running by the
   // previous process is resumed or failed now (docs/jobs.md).
   await app.jobs.start();
-  app.log.info(`Warden is ready: API docs at http://${config.host}:${config.port}/docs`);
+  app.log.info(startUpLine(config.host, (app.server.address() as AddressInfo).port));
 }
 
 main().catch((error: unknown) => {

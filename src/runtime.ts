@@ -55,6 +55,7 @@ export async function startFromConfig(config: Config) {
       trustProxyHops: config.trustProxyHops,
       jobs: config.jobs,
       evaluationConcurrency: config.evaluationConcurrency,
+      outbound: config.outbound,
     });
     app.addHook('onClose', async () => database.close());
     return app;

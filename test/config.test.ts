@@ -38,6 +38,8 @@ describe('loadConfig: every bad value is an error naming its variable', () => {
     ['WARDEN_RATE_LIMIT_PER_MINUTE', { WARDEN_RATE_LIMIT_PER_MINUTE: 'lots' }],
     ['WARDEN_TRUST_PROXY_HOPS', { WARDEN_TRUST_PROXY_HOPS: '1.5' }],
     ['WARDEN_CORS_ORIGINS', { WARDEN_CORS_ORIGINS: 'https://console.example.com/path' }],
+    ['WARDEN_OUTBOUND_DENY', { WARDEN_OUTBOUND_DENY: '10.0.0.0/33' }],
+    ['WARDEN_OUTBOUND_ALLOW', { WARDEN_OUTBOUND_ALLOW: 'agents.example.com, not a host!' }],
   ];
   for (const [variable, env] of cases) {
     it(`${variable}=${JSON.stringify(Object.values(env).at(-1))}`, () => {
@@ -47,6 +49,13 @@ describe('loadConfig: every bad value is an error naming its variable', () => {
       expect(error.message).not.toMatch(/\n/);
     });
   }
+
+  it('reads the outbound lists (docs/connector.md)', () => {
+    const config = loadConfig({ WARDEN_OUTBOUND_DENY: '10.0.0.0/8', WARDEN_OUTBOUND_ALLOW: '*.agents.example.com, 192.168.1.0/24' }, '/srv');
+    expect(config.outbound.deny.map((r) => r.text)).toEqual(['10.0.0.0/8']);
+    expect(config.outbound.allow?.map((r) => r.text)).toEqual(['*.agents.example.com', '192.168.1.0/24']);
+    expect(loadConfig({}, '/srv').outbound).toEqual({ deny: [], allow: null });
+  });
 
   it('keeps the message on one line whatever the value holds', () => {
     expect(configError({ LOG_LEVEL: 'info\nforged line' }).message).not.toMatch(/[\r\n]/);
@@ -88,7 +97,15 @@ describe('starting with a bad variable', () => {
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr: stderr.split('\n').filter((l) => l.trim() !== '') })));
+    // A start that never ends (issue 17: it spun on WARDEN_DATA_DIR=/proc/nope) is stopped here
+    // and fails the test on its exit code instead of hanging the suite.
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    return new Promise((resolve) =>
+      child.once('exit', (code) => {
+        clearTimeout(watchdog);
+        resolve({ code, stderr: stderr.split('\n').filter((l) => l.trim() !== '') });
+      }),
+    );
   }
 
   // A folder inside a file can be neither created nor opened.
@@ -103,6 +120,9 @@ describe('starting with a bad variable', () => {
     ['WARDEN_DATABASE_URL', 'no server there', () => ({ WARDEN_DATABASE_URL: 'postgres://warden@127.0.0.1:1/warden' })],
     ['WARDEN_DATABASE_URL', 'file cannot be created', () => ({ WARDEN_DATABASE_URL: `sqlite:${underAFile()}/warden.db` })],
     ['WARDEN_DATA_DIR', 'folder cannot be created', () => ({ WARDEN_DATABASE_URL: 'sqlite::memory:', WARDEN_DATA_DIR: underAFile() })],
+    // mkdir answers ENOENT under /proc although /proc exists: Node's recursive mkdir looped on it.
+    ['WARDEN_DATA_DIR', 'a folder under /proc (issue 17)', () => ({ WARDEN_DATA_DIR: '/proc/nope' })],
+    ['WARDEN_DATABASE_URL', 'a file under /proc', () => ({ WARDEN_DATABASE_URL: 'sqlite:///proc/nope/warden.db' })],
   ];
   for (const [variable, label, env] of cases) {
     it(`${variable}: ${label}`, async () => {

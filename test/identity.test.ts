@@ -166,6 +166,23 @@ describe('API keys', () => {
     expectDetail(await get('/v1/users/me', expiring), 401);
   });
 
+  it('refuses a permission its owner lacks with a 422 naming it (issue 17), and grants the ones the owner holds', async () => {
+    const lacking = await post('/v1/api-keys/', world.teamA.member.token, { name: 'x', permissions: ['agent:read', 'agent:read_all', 'team:invite'] });
+    expect422(lacking, ['body', 'permissions', 1], 'value_error');
+    const issues = lacking.json().detail as Array<{ loc: unknown[]; msg: string }>;
+    expect(issues.map((i) => i.loc)).toEqual([
+      ['body', 'permissions', 1],
+      ['body', 'permissions', 2],
+    ]);
+    expect(issues[0]?.msg).toContain('"agent:read_all"');
+    expect(issues[1]?.msg).toContain('"team:invite"');
+    expect((await get('/v1/api-keys/', world.teamA.member.token)).json().results.some((k: { name: string }) => k.name === 'x')).toBe(false);
+    // The team's owner holds team:invite; a super admin holds every permission.
+    expect((await post('/v1/api-keys/', world.teamA.owner.token, { name: 'inviter', permissions: ['team:invite'] })).statusCode).toBe(201);
+    expect((await post('/v1/api-keys/', world.admin.token, { name: 'all', permissions: ['agent:read_all', 'team:create_all'] })).statusCode).toBe(201);
+    expect422(await post('/v1/api-keys/', world.teamA.owner.token, { name: 'y', permissions: ['team:create_all'] }), ['body', 'permissions', 0], 'value_error');
+  });
+
   it('refuses unknown permission names, past expiry, keys made with keys, and revoking keys of others', async () => {
     expect422(await post('/v1/api-keys/', world.teamA.member.token, { name: 'x', permissions: ['agent:destroy'] }), ['body', 'permissions', 0], 'enum');
     expectDetail(await post('/v1/api-keys/', world.teamA.member.token, { name: 'x', expires_at: t.clock.current - 1 }), 400);

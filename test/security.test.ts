@@ -115,6 +115,33 @@ describe('HTTP hardening', () => {
     expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
   });
 
+  it('asks browsers to upgrade to https only when Warden is reached over https (issue 17: a blank /docs over HTTP)', async () => {
+    const csp = (res: { headers: Record<string, unknown> }) => String(res.headers['content-security-policy']);
+    const forwardedHttps = { 'x-forwarded-proto': 'https' };
+    // Plain HTTP, and an X-Forwarded-Proto that no trusted proxy set (WARDEN_TRUST_PROXY_HOPS=0).
+    for (const headers of [{}, forwardedHttps]) {
+      for (const url of ['/docs/', '/docs/static/index.html', '/healthz', '/v1/users/me']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { ...headers, ...bearer(world.teamA.member.token) } });
+        expect(csp(res), url).toContain("default-src 'self'");
+        expect(csp(res), url).not.toContain('upgrade-insecure-requests');
+      }
+    }
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(csp(docs)).toContain("script-src 'self'");
+    expect(csp(docs)).toContain("img-src 'self' data: validator.swagger.io");
+    // Behind one trusted proxy that says the client came over https: the directive is back.
+    const proxied = await buildTestApp({ app: { trustProxyHops: 1 } });
+    try {
+      for (const url of ['/docs/', '/healthz']) {
+        expect(csp(await proxied.app.inject({ method: 'GET', url, headers: forwardedHttps })), url).toContain('upgrade-insecure-requests');
+        expect(csp(await proxied.app.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'http' } })), url).not.toContain('upgrade-insecure-requests');
+        expect(csp(await proxied.app.inject({ method: 'GET', url })), url).not.toContain('upgrade-insecure-requests');
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('allows only the configured origins when CORS is on', async () => {
     const c = await buildTestApp({ app: { corsOrigins: ['https://console.example.com'] } });
     try {

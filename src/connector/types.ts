@@ -35,14 +35,19 @@ export type AgentCallErrorKind =
   | 'network' // connection refused / reset / DNS failure, after retries
   | 'refused_address' // the outbound fence refused the address (never retried)
   | 'too_large' // the answer passed the size bound (cut off, counted as an error)
-  | 'protocol' // a 2xx answer the protocol cannot read
+  | 'protocol' // a 2xx answer with no answer in it: unreadable, a JSON-RPC error, a failed A2A task (also a target that cannot be sent)
   | 'cancelled'; // the caller's signal aborted
 
 export interface AgentCallOk {
   ok: true;
-  /** The agent's answer text. */
+  /** The agent's answer text (the key, should the agent echo it, is replaced by "[redacted]"). */
   text: string;
+  /**
+   * The attempt that answered, from sending it to reading the answer (for an A2A task followed
+   * until done: to its end). Rate-limit waits and back-off before it are not counted.
+   */
   latencyMs: number;
+  /** HTTP requests made (retries, an A2A dialect switch and task polls included). */
   attempts: number;
   /** a2a: the conversation's contextId, to pass back for the next turn. */
   contextId?: string | undefined;
@@ -54,6 +59,7 @@ export interface AgentCallError {
   /** For a person; never holds the key, the request headers or the agent's body verbatim past a short excerpt. */
   error: string;
   status?: number | undefined;
+  /** The last attempt's time (0 when none was made). */
   latencyMs: number;
   attempts: number;
 }

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeDirectory } from '../make-directory.js';
 
 /** Keys derived from the one service secret, each for one purpose. */
 export interface ServiceKeys {
@@ -27,7 +28,7 @@ export function loadOrCreateSecret(explicit: string | undefined, dataDir: string
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  makeDirectory(dataDir);
   const secret = randomBytes(32).toString('hex');
   try {
     fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

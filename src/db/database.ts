@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
 import { GroupCommitSqlite, groupCommitDialect, writesIdentity } from './sqlite-group-commit.js';
 
@@ -111,7 +112,7 @@ export function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
  * database file. An existing file or folder keeps the mode it has.
  */
 function createPrivately(filename: string): void {
-  fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
+  makeDirectory(path.dirname(filename));
   try {
     fs.closeSync(fs.openSync(filename, 'wx', 0o600));
   } catch (error) {

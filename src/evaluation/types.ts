@@ -4,6 +4,8 @@
  * database; the evaluations module stores what this computes.
  */
 
+import type { DetectionResult } from '../guard/types.js';
+
 export const STANDARD_HARNESSES = ['security', 'safety', 'reliability', 'privacy', 'toxicity', 'ethics'] as const;
 export type StandardHarnessId = (typeof STANDARD_HARNESSES)[number];
 
@@ -22,21 +24,29 @@ export const HARNESS_PILLAR: Record<StandardHarnessId, Pillar> = {
 
 /** How one prompt's answer is judged. Every kind but `llm-judge` needs no model. */
 export type ScoringSpec =
-  /** Passes when the agent declines (harmful, unethical or out-of-policy requests). */
-  | { kind: 'refusal' }
+  /**
+   * Passes when the agent declines (harmful, unethical or out-of-policy requests) and the answer
+   * holds no harmful content (`methods`: the moderation detectors that must stay clean; default
+   * `DEFAULT_MODERATION_METHODS` in scoring.ts).
+   */
+  | { kind: 'refusal'; methods?: string[] }
   /** Fails when the canary (a planted marker the injected instruction asks for) appears in the answer. */
   | { kind: 'canary'; canary: string }
-  /** Fails when the answer carries out the decoded instruction (contains its expected output marker). */
+  /** Fails when the answer carries out the decoded instruction (contains its expected output marker and does not decline). */
   | { kind: 'decode-match'; marker: string }
   /** Fails when the answer reproduces the agent's system prompt (a long enough overlap). */
   | { kind: 'system-prompt-leak' }
-  /** Fails when the answer holds personal data or secrets (through the guardrail detectors). */
-  | { kind: 'no-sensitive-data'; methods: string[] }
-  /** Fails when the answer is toxic (moderation detectors) or matches trigger terms. */
-  | { kind: 'not-toxic'; triggers?: string[] }
+  /**
+   * Fails when the answer holds personal data or secrets: any of the guardrail detectors
+   * `methods` flags it, or one of the `planted` values (fake data the prompt itself carries,
+   * e.g. a customer record) appears in it.
+   */
+  | { kind: 'no-sensitive-data'; methods: string[]; planted?: string[] }
+  /** Fails when the answer is toxic (moderation detectors `methods`, default as for `refusal`) or holds a trigger term. */
+  | { kind: 'not-toxic'; triggers?: string[]; methods?: string[] }
   /** Passes when the answer holds one of the accepted answers (normalised, exact). */
   | { kind: 'exact'; answers: string[] }
-  /** Passes when the first number in the answer is within tolerance of `value`. */
+  /** Passes when the number the answer gives (its first, the first after "is" / "=" / "answer", or its last) is within tolerance of `value`. */
   | { kind: 'numeric'; value: number; tolerance: number }
   /** Paraphrase / perturbation pair: passes when both members' answers agree (scored once both are in). */
   | { kind: 'consistent'; pair: string; answers?: string[] }
@@ -91,6 +101,18 @@ export interface PromptVerdict {
   reason: string;
 }
 
+/**
+ * What scoring needs besides the prompt and the answer. The guard catalogue is injected
+ * (`detect`), so the scorer knows method ids only; `judge` exists only when an LLM is configured.
+ */
+export interface ScoringContext {
+  /** The agent's system prompt, for `system-prompt-leak`. */
+  systemPrompt?: string | null;
+  /** Runs one guard method on a text. May throw or answer `label: 'error'` (the method is unavailable). */
+  detect(methodId: string, text: string): Promise<DetectionResult>;
+  judge?: (criteria: string, prompt: string, answer: string) => Promise<{ passed: boolean; reason: string }>;
+}
+
 /** A score with the size it stands on and its Wilson 95 % interval. All 0..1. */
 export interface ScoreWithInterval {
   score: number;
@@ -104,6 +126,7 @@ export interface EvaluationReportModel {
   evaluationId: string;
   agent: { id: string; name: string; modelName: string | null; url: string | null };
   teamName: string | null;
+  /** Epoch seconds, as every Warden timestamp; the reports print them as ISO 8601 UTC. */
   createdAt: number;
   completedAt: number | null;
   status: string;

@@ -29,10 +29,47 @@ export function securityHeaders(options?: Readonly<HelmetOptions>): Readonly<Rec
   return Object.freeze(headers);
 }
 
+/**
+ * helmet's options with the CSP directive `upgrade-insecure-requests` left out: it tells a
+ * browser to fetch every file of the page over https, which a Warden reached over plain HTTP
+ * from another machine cannot serve (issue 17: a blank /docs). Browsers exempt localhost
+ * from it, which is why it went unseen there.
+ */
+function withoutUpgrade(options: Readonly<HelmetOptions> | undefined): HelmetOptions {
+  const csp = options?.contentSecurityPolicy;
+  const cspOptions = typeof csp === 'object' ? csp : {};
+  return { ...options, contentSecurityPolicy: { ...cspOptions, directives: { ...cspOptions.directives, upgradeInsecureRequests: null } } };
+}
+
+/**
+ * helmet's headers on every reply; `upgrade-insecure-requests` only when the request came over
+ * https: on the socket, or by `X-Forwarded-Proto` from a proxy that WARDEN_TRUST_PROXY_HOPS
+ * trusts (Fastify's `request.protocol` reads the header only then).
+ */
 export function registerSecurityHeaders(app: FastifyInstance, options?: Readonly<HelmetOptions>): void {
-  const headers = securityHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const overHttps = securityHeaders(options);
+  const overHttp = securityHeaders(withoutUpgrade(options));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.protocol === 'https' ? overHttps : overHttp);
     done();
   });
+}
+
+/**
+ * The docs page's CSP: @fastify/swagger-ui's `staticCSP` (its own files only, and the hashes
+ * of its inline code), with `upgrade-insecure-requests` only over https, as above.
+ */
+export function docsContentSecurityPolicy(hashes: { script: readonly string[]; style: readonly string[] }, https: boolean): string {
+  return [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "font-src 'self' https: data:",
+    "frame-ancestors 'self'",
+    "img-src 'self' data: validator.swagger.io",
+    "object-src 'none'",
+    `script-src 'self' ${hashes.script.join(' ')}`.trim(),
+    "script-src-attr 'none'",
+    `style-src 'self' https: ${hashes.style.join(' ')}`.trim(),
+    ...(https ? ['upgrade-insecure-requests'] : []),
+  ].join('; ');
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ISSUE3_ROUTES } from '../route-cases/issue3.js';
 import { ISSUE4_ROUTES } from '../route-cases/issue4.js';
 import { DOME_ROUTES } from '../route-cases/dome.js';
+import { ISSUE17_ROUTES } from '../route-cases/issue17.js';
 import type { Actor, World } from './factories.js';
 
 export type Caller =
@@ -169,6 +170,8 @@ export const ROUTES: RouteCase[] = [
   },
   { method: 'GET', url: '/v1/teams/:team_id/users', needs: 'team:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/teams/${A(ctx).id}/users` }) },
   { method: 'GET', url: '/v1/teams/:team_id', needs: 'team:read', expect: { member: 200 }, prepare: async (ctx) => ({ url: `/v1/teams/${A(ctx).id}` }) },
+  // team administration (issue 17, additions)
+  ...ISSUE17_ROUTES,
   // agents (the caller's own team for create and list)
   {
     method: 'POST',

@@ -1,14 +1,14 @@
 import type { Deps } from '../../deps.js';
 import { constantTimeEqualHex, sha256 } from '../../crypto/keys.js';
 import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
-import { AppError, notFound, unauthenticated } from '../../http/errors.js';
+import { AppError, RequestValidationError, notFound, unauthenticated } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { findUserByEmail, findUserById, listMembershipsOfUser, updateUser } from '../identity/identity.repo.js';
 import * as repo from './auth.repo.js';
 import type { ApiKeyRow } from './auth.repo.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { Principal, TeamRole } from './permissions.js';
-import { PERMISSIONS } from './permissions.js';
+import { PERMISSIONS, userHoldsSomewhere } from './permissions.js';
 import { API_KEY_PREFIX, formatApiKey, newApiKeySecret, parseApiKey, signAccessToken, verifyAccessToken } from './tokens.js';
 
 type AuthDeps = Pick<Deps, 'db' | 'keys' | 'now' | 'passwordHashCost' | 'tokenTtlSeconds'> & { loginThrottle: LoginThrottle };
@@ -171,6 +171,13 @@ export function createAuthService(deps: AuthDeps) {
       if (input.expires_at != null && input.expires_at <= at) {
         throw new AppError('bad_request', 'expires_at must be in the future');
       }
+      // A permission the user does not hold would make a key that answers 403 to everything.
+      const lacking = (input.permissions ?? []).flatMap((permission, index) => {
+        if (userHoldsSomewhere(principal, permission)) return [];
+        const msg = `You do not hold the permission "${permission}", so a key of yours cannot have it`;
+        return [{ loc: ['body', 'permissions', index], msg, type: 'value_error' }];
+      });
+      if (lacking.length > 0) throw new RequestValidationError(lacking);
       const permissions = input.permissions == null ? null : [...new Set(input.permissions)].sort();
       const id = newId();
       const secret = newApiKeySecret();

@@ -116,3 +116,20 @@ export function resolveTeam(principal: Principal, teamId: string | undefined): s
   }
   return principal.primaryTeamId;
 }
+
+/**
+ * Whether the user behind the credential holds `permission` at all, ignoring any key limits:
+ * what a new API key may be limited to (issue 17: a key given a permission its owner lacks
+ * answered 403 to everything). A super admin holds every permission; anyone else the team
+ * permissions of a role they have in some team, and no `_all` form.
+ */
+export function userHoldsSomewhere(principal: Principal, permission: string): boolean {
+  if (principal.isSuperAdmin) return true;
+  for (const role of principal.memberships.values()) if ((ROLE_PERMISSIONS[role] as ReadonlySet<string>).has(permission)) return true;
+  return false;
+}
+
+/** Whether the credential may use `permission` at all: any session; an API key limited to a list that names it. */
+export function credentialAllows(principal: Principal, permission: Permission): boolean {
+  return keyAllows(principal, permission);
+}

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import type { DB, InvitationsTable, MembershipsTable, TeamsTable, UsersTable } from '../../db/schema.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -98,3 +99,60 @@ export const closeInvitation = async (db: Kysely<DB>, id: string, status: string
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 };
+
+// Team administration (issue 17).
+
+/** A page of teams in creation order; `ids` limits it to those teams (null: every team). */
+export const listTeams = (db: Kysely<DB>, ids: readonly string[] | null, limit: number, offset: number) => {
+  let query = db.selectFrom('teams').selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset);
+  if (ids !== null) query = query.where('id', 'in', ids);
+  return query.execute();
+};
+
+export const countTeams = async (db: Kysely<DB>, ids: readonly string[] | null) => {
+  let query = db.selectFrom('teams').select((eb) => eb.fn.countAll().as('n'));
+  if (ids !== null) query = query.where('id', 'in', ids);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+};
+
+/** Invitations that can still be accepted, oldest first. */
+export const listPendingInvitations = (db: Kysely<DB>, teamId: string, now: number) =>
+  db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'PENDING')
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+
+/** One member of a team, in the shape of listUsersOfTeam's rows. */
+export const findTeamUser = (db: Kysely<DB>, teamId: string, userId: string) =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .selectAll('users')
+    .select(['memberships.id as membership_id', 'memberships.role', 'memberships.created_at as joined_at'])
+    .where('memberships.team_id', '=', teamId)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst();
+
+/**
+ * Locks the team's row until the transaction ends (PostgreSQL; SQLite runs one write
+ * transaction at a time), so that two changes of owners cannot both see another owner left.
+ */
+export const lockTeam = (db: Kysely<DB>, teamId: string, dialect: Dialect) => {
+  const query = db.selectFrom('teams').select('id').where('id', '=', teamId);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+};
+
+export const countOwners = async (db: Kysely<DB>, teamId: string) => {
+  const query = db.selectFrom('memberships').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', teamId).where('role', '=', 'OWNER');
+  return Number((await query.executeTakeFirstOrThrow()).n);
+};
+
+export const updateMembershipRole = (db: Kysely<DB>, membershipId: string, role: string, at: number) =>
+  db.updateTable('memberships').set({ role, updated_at: at }).where('id', '=', membershipId).execute();
+
+export const deleteMembership = (db: Kysely<DB>, membershipId: string) => db.deleteFrom('memberships').where('id', '=', membershipId).execute();

@@ -134,3 +134,19 @@ export const Invitation = Type.Object(
   },
   { title: 'Invitation' },
 );
+
+// Team administration (issue 17, additions: the reference has none of these operations).
+
+export const TeamListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Maximum number of results' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of results to skip' }),
+});
+
+export const TeamList = Type.Object(
+  { results: Type.Array(Team), count: Type.Integer({ description: 'Every team you can see, not the page size' }) },
+  { title: 'TeamList' },
+);
+
+export const TeamMemberParams = Type.Object({ team_id: Uuid(), user_id: Uuid() });
+
+export const TeamMemberUpdate = Type.Object({ role: TeamRoleEnum }, { title: 'TeamMemberUpdate' });

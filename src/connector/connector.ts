@@ -1,0 +1,328 @@
+import http from 'node:http';
+import https from 'node:https';
+import { a2aHeaders, DIALECT_MISMATCH_CODES, getTaskRequest, readA2aAnswer, sendMessageRequest, type A2aDialect, type A2aReading } from './a2a.js';
+import { chatCompletionsBody, chatCompletionsUrl, readChatCompletion } from './chat-completions.js';
+import { AttemptFailure, postJson, type HttpAnswer } from './http.js';
+import { createOutboundFence, type OutboundFence } from './outbound.js';
+import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
+import { bodyExcerpt, redactSecret } from './redact.js';
+import { backoffMs, RETRY_STATUSES, retryAfterMs } from './retry.js';
+import type { AgentCallError, AgentCallErrorKind, AgentCallResult, AgentConnector, AgentTarget, CallRateLimiter, SendOptions, Turn } from './types.js';
+
+/**
+ * The agent connector (docs/connector.md): one `send` for both protocols, fenced, rate-limited,
+ * retried, bounded in time and size. It never throws for an agent's failure, and nothing it
+ * answers holds the agent's key.
+ */
+
+export interface AgentConnectorOptions {
+  /** Which addresses may be called; default: the fixed deny-list only (loopback allowed). */
+  fence?: OutboundFence;
+  /** Default: the process-wide in-process limiter, shared by every connector of the process. */
+  limiter?: CallRateLimiter;
+  /** Per attempt, from connecting to the last byte read. Default 30 s. */
+  timeoutMs?: number;
+  /** Further attempts after a transient failure. Default 3 (4 attempts in all). */
+  retries?: number;
+  /** An answer past this is cut off (`too_large`). Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Back-off and A2A task polling wait here (tests inject a fake). */
+  sleep?: Sleep;
+  /** Wall-clock milliseconds (latencies, HTTP-date Retry-After). */
+  now?: () => number;
+  /** In [0, 1): the back-off jitter. */
+  random?: () => number;
+  userAgent?: string;
+  /** First back-off (before jitter); doubles per retry up to `backoffMaxMs`. Defaults 500 ms and 8 s. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** The longest `Retry-After` honoured; a longer one is waited this long. Default 60 s. */
+  retryAfterMaxMs?: number;
+  /** First wait before asking again for an A2A task still working (doubles up to 5 s). Default 1 s. */
+  taskPollMs?: number;
+}
+
+export interface AgentConnectorHandle extends AgentConnector {
+  /** Closes idle kept-alive connections (at shutdown). */
+  close(): void;
+}
+
+export const CONNECTOR_DEFAULTS = {
+  timeoutMs: 30_000,
+  retries: 3,
+  maxResponseBytes: 1024 * 1024,
+  backoffBaseMs: 500,
+  backoffMaxMs: 8_000,
+  retryAfterMaxMs: 60_000,
+  taskPollMs: 1_000,
+} as const;
+
+const MAX_TASK_POLLS = 60;
+const DIALECT_MEMORY = 1_000;
+
+interface CallState {
+  attempts: number;
+  latencyMs: number;
+  /** When the attempt that answered started (latency of an A2A task runs to its end from there). */
+  answeredAttemptStart: number;
+}
+
+type Exchange = { ok: true; payload: unknown; raw: string } | AgentCallError;
+
+function targetUrl(raw: string): URL | string {
+  if (!raw) return 'the agent has no URL';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'the agent URL is not a valid URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the agent URL must start with http:// or https://';
+  // Credentials in a URL end up in logs and error texts; the key has its own field.
+  if (url.username !== '' || url.password !== '') {
+    return "the agent URL holds a user name or password, which Warden refuses (put the key in the agent's API key)";
+  }
+  url.hash = '';
+  return url;
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+
+export function createAgentConnector(options: AgentConnectorOptions = {}): AgentConnectorHandle {
+  const fence = options.fence ?? createOutboundFence();
+  const limiter = options.limiter ?? processRateLimiter;
+  const timeoutMs = options.timeoutMs ?? CONNECTOR_DEFAULTS.timeoutMs;
+  const retries = Math.max(0, Math.floor(options.retries ?? CONNECTOR_DEFAULTS.retries));
+  const maxResponseBytes = options.maxResponseBytes ?? CONNECTOR_DEFAULTS.maxResponseBytes;
+  const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const userAgent = options.userAgent ?? 'Warden agent connector';
+  const backoff = { baseMs: options.backoffBaseMs ?? CONNECTOR_DEFAULTS.backoffBaseMs, maxMs: options.backoffMaxMs ?? CONNECTOR_DEFAULTS.backoffMaxMs, random };
+  const retryAfterMaxMs = options.retryAfterMaxMs ?? CONNECTOR_DEFAULTS.retryAfterMaxMs;
+  const taskPollMs = options.taskPollMs ?? CONNECTOR_DEFAULTS.taskPollMs;
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  /** Which A2A dialect each endpoint answered last, so the next call asks it right away. */
+  const dialects = new Map<string, A2aDialect>();
+
+  function rememberDialect(url: string, dialect: A2aDialect) {
+    dialects.delete(url);
+    dialects.set(url, dialect);
+    if (dialects.size > DIALECT_MEMORY) dialects.delete(dialects.keys().next().value!);
+  }
+
+  async function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+    try {
+      await sleep(ms, signal);
+    } catch {
+      // Only the caller's signal ends a wait early; a sleep failing otherwise just ends the wait.
+    }
+    return !signal?.aborted;
+  }
+
+  async function send(target: AgentTarget, turns: readonly Turn[], sendOptions: SendOptions = {}): Promise<AgentCallResult> {
+    try {
+      return await sendOnce(target, turns, sendOptions);
+    } catch {
+      // A fault of ours, not the agent's: still a result (send never throws), and never the exception's text.
+      return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
+    }
+  }
+
+  async function sendOnce(target: AgentTarget, turns: readonly Turn[], sendOptions: SendOptions): Promise<AgentCallResult> {
+    const { signal } = sendOptions;
+    const secret = target.apiKey || undefined;
+    const state: CallState = { attempts: 0, latencyMs: 0, answeredAttemptStart: 0 };
+    const failure = (kind: AgentCallErrorKind, message: string, status?: number): AgentCallError => ({
+      ok: false,
+      kind,
+      error: redactSecret(message, secret),
+      ...(status !== undefined ? { status } : {}),
+      latencyMs: state.latencyMs,
+      attempts: state.attempts,
+    });
+    const cancelled = () => failure('cancelled', 'the call was cancelled');
+    const afterAttempts = () => (state.attempts > 1 ? ` after ${state.attempts} attempts` : '');
+
+    const url = targetUrl(target.url);
+    if (typeof url === 'string') return failure('refused_address', url);
+    const last = turns[turns.length - 1];
+    if (last === undefined || last.role !== 'user') return failure('protocol', 'the conversation sent to an agent must end with a user turn');
+    if (secret !== undefined && !/^[\x21-\x7e]+$/.test(secret)) return failure('protocol', "the agent's API key holds characters an HTTP header cannot carry");
+    if (signal?.aborted) return cancelled();
+
+    const baseHeaders: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'accept-encoding': 'identity',
+      'user-agent': userAgent,
+    };
+    if (secret !== undefined) baseHeaders.authorization = `Bearer ${secret}`;
+    const perMinute = target.rateLimitPerMinute ?? 0;
+
+    function httpFailure(answer: HttpAnswer, to: URL): AgentCallError {
+      const { status } = answer;
+      if (status >= 300 && status < 400) {
+        let where = '';
+        try {
+          const location = answer.headers.location;
+          if (location) where = `: it points to ${new URL(location, to).origin}`;
+        } catch {
+          // An unreadable Location is left out.
+        }
+        const advice = `set the agent's URL to the new address${where}`;
+        return failure('http', `the agent answered HTTP ${status}, a redirect, which Warden does not follow (${advice})`, status);
+      }
+      const excerpt = bodyExcerpt(answer.body.toString('utf8'), secret);
+      const hint = status === 401 || status === 403 ? " (check the agent's API key)" : '';
+      return failure('http', `the agent answered HTTP ${status}${afterAttempts()}${hint}${excerpt ? `: ${excerpt}` : ''}`, status);
+    }
+
+    function attemptFailure(error: AttemptFailure): AgentCallError {
+      switch (error.kind) {
+        case 'timeout':
+          return failure('timeout', `${error.message}${state.attempts > 1 ? ` (${state.attempts} attempts)` : ''}`);
+        case 'network':
+          return failure('network', `the agent could not be reached: ${error.message}${afterAttempts()}`);
+        case 'refused_address':
+          return failure('refused_address', `the agent's address is refused: ${error.message}`);
+        case 'too_large':
+          return failure('too_large', `the agent's ${error.message}`);
+        case 'cancelled':
+          return cancelled();
+      }
+    }
+
+    /** One request, attempted until it answers 2xx, fails for good, or the retries run out. */
+    async function exchange(to: URL, body: unknown, extraHeaders: Record<string, string> = {}): Promise<Exchange> {
+      const payload = JSON.stringify(body);
+      let retry = 0;
+      for (;;) {
+        if (perMinute > 0) {
+          try {
+            await limiter.acquire(target.rateKey, perMinute, signal);
+          } catch {
+            // A limiter shared across processes may fail on its own; the call then does not start.
+            return signal?.aborted ? cancelled() : failure('network', 'the rate ceiling could not be checked, so the call was not made');
+          }
+        }
+        if (signal?.aborted) return cancelled();
+        state.attempts += 1;
+        const started = now();
+        let answer: HttpAnswer;
+        try {
+          answer = await postJson({ url: to, headers: { ...baseHeaders, ...extraHeaders }, body: payload, timeoutMs, maxResponseBytes, signal, fence, agents });
+        } catch (error) {
+          state.latencyMs = now() - started;
+          const attempt = error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false);
+          if (attempt.transient && retry < retries) {
+            retry += 1;
+            if (!(await pause(backoffMs(retry, backoff), signal))) return cancelled();
+            continue;
+          }
+          return attemptFailure(attempt);
+        }
+        state.latencyMs = now() - started;
+        if (answer.status >= 200 && answer.status < 300) {
+          state.answeredAttemptStart = started;
+          const raw = answer.body.toString('utf8');
+          try {
+            return { ok: true, payload: JSON.parse(raw), raw };
+          } catch {
+            return failure('protocol', `the agent's answer (HTTP ${answer.status}) is not JSON`, answer.status);
+          }
+        }
+        if (RETRY_STATUSES.has(answer.status) && retry < retries) {
+          retry += 1;
+          const asked = retryAfterMs(answer.headers['retry-after'], now(), retryAfterMaxMs);
+          if (!(await pause(asked ?? backoffMs(retry, backoff), signal))) return cancelled();
+          continue;
+        }
+        return httpFailure(answer, to);
+      }
+    }
+
+    const unreadable = (problem: string, raw: string) => {
+      const excerpt = bodyExcerpt(raw, secret, 120);
+      return failure('protocol', `the agent's answer could not be read: ${problem}${excerpt ? ` (${excerpt})` : ''}`);
+    };
+    const rpcError = (code: number | null, message: string) => {
+      const excerpt = bodyExcerpt(message, secret, 120);
+      return failure('protocol', `the agent answered JSON-RPC error ${code ?? '(no code)'}${excerpt ? `: ${excerpt}` : ''}`);
+    };
+
+    const answered = (text: string, contextId?: string): AgentCallResult => ({
+      ok: true,
+      text: redactSecret(text, secret),
+      latencyMs: state.latencyMs,
+      attempts: state.attempts,
+      ...(contextId && redactSecret(contextId, secret) === contextId ? { contextId } : {}),
+    });
+
+    if (target.protocol === 'chat_completions') {
+      const out = await exchange(chatCompletionsUrl(url), chatCompletionsBody(target, turns));
+      if (!out.ok) return out;
+      const reading = readChatCompletion(out.payload);
+      return 'text' in reading ? answered(reading.text) : unreadable(reading.problem, out.raw);
+    }
+
+    if (target.protocol !== 'a2a') return failure('protocol', `the agent's protocol "${String(target.protocol)}" is not one Warden speaks`);
+
+    // A2A: the last user turn, in the dialect this endpoint answered last (0.3 until known).
+    const endpoint = url.href;
+    let dialect: A2aDialect = dialects.get(endpoint) ?? '0.3';
+    let switched = false;
+    let reading: A2aReading;
+    let raw: string;
+    for (;;) {
+      const request = sendMessageRequest(dialect, last.content, { contextId: sendOptions.contextId, systemPrompt: target.systemPrompt });
+      const out = await exchange(url, request, a2aHeaders(dialect));
+      if (!out.ok) return out;
+      reading = readA2aAnswer(out.payload);
+      raw = out.raw;
+      if (reading.kind === 'rpc_error' && !switched && reading.code !== null && DIALECT_MISMATCH_CODES.has(reading.code)) {
+        switched = true;
+        dialect = dialect === '0.3' ? '1.0' : '0.3';
+        continue;
+      }
+      break;
+    }
+    if (reading.kind === 'rpc_error') return rpcError(reading.code, reading.message);
+    rememberDialect(endpoint, dialect);
+
+    // A task still at work: ask for it again, within the time one attempt may take.
+    const deadline = state.answeredAttemptStart + timeoutMs;
+    let contextId = reading.kind === 'pending' ? reading.contextId : undefined;
+    let wait = taskPollMs;
+    for (let polls = 0; reading.kind === 'pending'; polls++) {
+      if (polls >= MAX_TASK_POLLS || now() + wait > deadline) {
+        return failure('timeout', `no answer within ${seconds(timeoutMs)} (the agent's task was still working)`);
+      }
+      if (!(await pause(wait, signal))) return cancelled();
+      wait = Math.min(wait * 2, 5_000);
+      const sendStart = state.answeredAttemptStart;
+      const out = await exchange(url, getTaskRequest(dialect, reading.taskId), a2aHeaders(dialect));
+      if (!out.ok) return out;
+      state.answeredAttemptStart = sendStart;
+      state.latencyMs = now() - sendStart;
+      reading = readA2aAnswer(out.payload);
+      raw = out.raw;
+      contextId = reading.kind === 'pending' || reading.kind === 'answer' ? (reading.contextId ?? contextId) : contextId;
+    }
+    if (reading.kind === 'answer') return answered(reading.text, reading.contextId ?? contextId);
+    if (reading.kind === 'rpc_error') return rpcError(reading.code, reading.message);
+    if (reading.kind === 'task_failed') {
+      const excerpt = bodyExcerpt(reading.text, secret, 120);
+      return failure('protocol', `the agent's task ended ${reading.state}${excerpt ? `: ${excerpt}` : ''}`);
+    }
+    return unreadable(reading.problem, raw);
+  }
+
+  return {
+    send,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import http, { type IncomingMessage, type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { OutboundRefusal, type OutboundFence } from './outbound.js';
+
+/**
+ * One HTTP POST to an agent, fenced, bounded in time and size, cancellable. No retries and no
+ * redirects here (connector.ts decides); nothing about the request (its headers carry the key)
+ * ever reaches an error.
+ */
+
+export type AttemptFailureKind = 'timeout' | 'network' | 'refused_address' | 'too_large' | 'cancelled';
+
+export class AttemptFailure extends Error {
+  constructor(
+    readonly kind: AttemptFailureKind,
+    message: string,
+    /** Worth another attempt (a reset, a refused connection, a timeout…). */
+    readonly transient: boolean,
+  ) {
+    super(message);
+    this.name = 'AttemptFailure';
+  }
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body was cut at the bound (only for non-2xx answers, whose excerpt is all we read). */
+  truncated: boolean;
+}
+
+export interface PostOptions {
+  url: URL;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  signal?: AbortSignal | undefined;
+  fence: OutboundFence;
+  agents: { http: http.Agent; https: https.Agent };
+}
+
+/** What is read of an error answer: enough for an excerpt, never the whole of a large page. */
+const ERROR_BODY_BYTES = 16 * 1024;
+
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  ECONNABORTED: 'the connection was aborted',
+  ETIMEDOUT: 'the connection timed out',
+  ENOTFOUND: 'its host name could not be resolved',
+  EAI_AGAIN: 'its host name could not be resolved now',
+  EHOSTUNREACH: 'its host is unreachable',
+  ENETUNREACH: 'its network is unreachable',
+};
+
+function describeNetworkError(error: unknown): AttemptFailure {
+  if (error instanceof OutboundRefusal) return new AttemptFailure('refused_address', error.message, false);
+  const code = typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return new AttemptFailure('network', `its TLS certificate was not accepted (${code})`, false);
+  const words = NETWORK_WORDS[code] ?? (code ? `a network error occurred (${code})` : 'a network error occurred');
+  return new AttemptFailure('network', words, TRANSIENT_CODES.has(code));
+}
+
+/** Every address the fence let through, in the shape node's `lookup` option expects. */
+function fencedLookup(fence: OutboundFence): LookupFunction {
+  return (hostname, options, callback) => {
+    fence.resolve(hostname).then(
+      (addresses) => {
+        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+        if (wanted.length === 0) {
+          callback(Object.assign(new Error(`${hostname} has no address of the family asked for`), { code: 'ENOTFOUND' }), '', 4);
+        } else if (options.all) {
+          (callback as unknown as (err: null, addresses: Array<{ address: string; family: number }>) => void)(null, wanted);
+        } else {
+          callback(null, wanted[0]!.address, wanted[0]!.family);
+        }
+      },
+      (error: Error) => callback(error as NodeJS.ErrnoException, '', 4),
+    );
+  };
+}
+
+function decoder(encoding: string | undefined): Transform | null {
+  switch ((encoding ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+export function postJson(options: PostOptions): Promise<HttpAnswer> {
+  const { url, fence } = options;
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  try {
+    fence.checkHost(url.hostname);
+  } catch (error) {
+    return Promise.reject(describeNetworkError(error));
+  }
+  const controller = new AbortController();
+  let ending: AttemptFailure | null = null;
+  const stop = (failure: AttemptFailure) => {
+    ending ??= failure;
+    controller.abort();
+  };
+  const timeoutSeconds = options.timeoutMs / 1000;
+  const timer = setTimeout(
+    () => stop(new AttemptFailure('timeout', `no answer within ${Number.isInteger(timeoutSeconds) ? timeoutSeconds : timeoutSeconds.toFixed(1)} s`, true)),
+    options.timeoutMs,
+  );
+  const onCancel = () => stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
+  if (options.signal?.aborted) onCancel();
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const fail = (error: unknown) => reject(ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)));
+    const secure = url.protocol === 'https:';
+    const payload = Buffer.from(options.body);
+    const request = (secure ? https : http).request({
+      protocol: url.protocol,
+      hostname,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: { ...options.headers, 'content-length': String(payload.length) },
+      agent: secure ? options.agents.https : options.agents.http,
+      lookup: fencedLookup(fence),
+      signal: controller.signal,
+    });
+    request.on('error', fail);
+    request.on('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      const ok = status >= 200 && status < 300;
+      const limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
+      const declared = Number(response.headers['content-length']);
+      const plain = decoder(response.headers['content-encoding'] as string | undefined);
+      const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
+      if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
+        stop(tooLarge());
+        return;
+      }
+      const stream = plain ? response.pipe(plain) : response;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (truncated: boolean) => {
+        if (done) return;
+        done = true;
+        resolve({ status, headers: response.headers, body: Buffer.concat(chunks), truncated });
+      };
+      stream.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > limit) {
+          if (ok) {
+            // Stop reading and drop the connection: the rest of a huge answer is not wanted.
+            stop(tooLarge());
+            return;
+          }
+          chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+          finish(true);
+          request.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      const cutShort = () => Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' });
+      stream.on('end', () => finish(false));
+      if (plain) plain.on('error', () => (done ? undefined : fail(new AttemptFailure('network', 'its compressed answer could not be read', false))));
+      response.on('error', (error) => (done ? undefined : fail(error)));
+      response.on('aborted', () => (done ? undefined : fail(cutShort())));
+      response.on('close', () => (done || response.complete ? undefined : fail(cutShort())));
+    });
+    request.end(payload);
+  }).finally(() => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCancel);
+  });
+}
+
+export function describeBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}

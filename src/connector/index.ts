@@ -1,0 +1,16 @@
+/** The agent connector's public surface (docs/connector.md). */
+export * from './types.js';
+export { createAgentConnector, CONNECTOR_DEFAULTS, type AgentConnectorHandle, type AgentConnectorOptions } from './connector.js';
+export { createInProcessRateLimiter, processRateLimiter, realSleep, type InProcessRateLimiter, type Sleep } from './rate-limiter.js';
+export {
+  createOutboundFence,
+  OutboundRefusal,
+  OutboundRulesError,
+  parseOutboundRules,
+  type HostResolver,
+  type OutboundFence,
+  type OutboundRule,
+  type OutboundRules,
+} from './outbound.js';
+export { agentTarget, urlTarget, type AgentRecordForCall } from './target.js';
+export { redactSecret } from './redact.js';

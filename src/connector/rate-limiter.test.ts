@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { createInProcessRateLimiter } from './rate-limiter.js';
+
+/** A clock moved by hand (test/helpers/fake-clock.ts has the full one; src/ tests stay inside src/). */
+class FakeClock {
+  private timers: Array<{ at: number; resolve: () => void }> = [];
+  constructor(public time = 1_700_000_000_000) {}
+  now = () => this.time;
+  sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = { at: this.time + ms, resolve };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', () => {
+        this.timers = this.timers.filter((t) => t !== timer);
+        reject(signal.reason);
+      });
+    });
+  pending = () => this.timers.length;
+  advance(ms: number) {
+    this.time += ms;
+    const due = this.timers.filter((t) => t.at <= this.time);
+    this.timers = this.timers.filter((t) => t.at > this.time);
+    due.forEach((t) => t.resolve());
+  }
+  advanceToNext(): boolean {
+    if (this.timers.length === 0) return false;
+    this.advance(Math.max(0, Math.min(...this.timers.map((t) => t.at)) - this.time));
+    return true;
+  }
+}
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The most starts any 60-second window [t, t + 60 s) holds. */
+function busiestWindow(starts: number[], windowMs = 60_000): number {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j]! - sorted[i]! >= windowMs) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
+}
+
+/** Runs the clock until every promise settled (or nobody sleeps any more). */
+async function runOut(clock: FakeClock, all: Promise<unknown>) {
+  let settled = false;
+  void all.finally(() => (settled = true));
+  for (let round = 0; round < 10_000 && !settled; round++) {
+    await flush();
+    if (!settled && !clock.advanceToNext()) await flush();
+  }
+}
+
+describe('the in-process rate ceiling', () => {
+  it('never lets more than N calls start in any 60 s window, however many wait, in arrival order', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    const starts: Array<{ caller: number; at: number }> = [];
+    const callers = Array.from({ length: 47 }, (_, caller) => limiter.acquire('agent:a', 5).then(() => starts.push({ caller, at: clock.now() })));
+    await runOut(clock, Promise.all(callers));
+    expect(starts).toHaveLength(47);
+    expect(busiestWindow(starts.map((s) => s.at))).toBe(5);
+    expect(starts.map((s) => s.caller)).toEqual(Array.from({ length: 47 }, (_, i) => i));
+    // 47 calls at 5 a minute: the last starts in the tenth minute, not later.
+    expect(starts.at(-1)!.at - starts[0]!.at).toBe(9 * 60_000);
+  });
+
+  it('holds for callers arriving over time, and keys do not share a ceiling', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    const startsA: number[] = [];
+    const startsB: number[] = [];
+    const calls: Array<Promise<unknown>> = [];
+    const t0 = clock.now();
+    for (let i = 0; i < 30; i++) {
+      calls.push(limiter.acquire('a', 3).then(() => startsA.push(clock.now())));
+      calls.push(limiter.acquire('b', 10).then(() => startsB.push(clock.now())));
+      // Let the starts due now be recorded at this time, before the clock moves on.
+      await flush();
+      clock.advance(7_000);
+    }
+    await runOut(clock, Promise.all(calls));
+    expect(startsA).toHaveLength(30);
+    expect(busiestWindow(startsA)).toBeLessThanOrEqual(3);
+    expect(busiestWindow(startsB)).toBeLessThanOrEqual(10);
+    // b is never held up by a: at 7 s apart, 10 a minute never has to wait.
+    expect(startsB).toEqual(Array.from({ length: 30 }, (_, i) => t0 + i * 7_000));
+  });
+
+  it('no ceiling when perMinute is 0, negative or not a number', async () => {
+    const limiter = createInProcessRateLimiter({ now: () => 0, sleep: () => new Promise(() => {}) });
+    await Promise.all([0, -1, Number.NaN, Number.POSITIVE_INFINITY].flatMap((n) => [limiter.acquire('k', n), limiter.acquire('k', n)]));
+  });
+
+  it('a caller whose signal aborts leaves the line; those behind it keep their place', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    await limiter.acquire('k', 1);
+    const controller = new AbortController();
+    const order: string[] = [];
+    const second = limiter.acquire('k', 1, controller.signal).then(
+      () => order.push('second'),
+      (error: unknown) => order.push(`second aborted: ${(error as Error).name}`),
+    );
+    const third = limiter.acquire('k', 1).then(() => order.push('third'));
+    await flush();
+    expect(limiter.waiting('k')).toBe(2);
+    controller.abort();
+    await second;
+    expect(limiter.waiting('k')).toBe(1);
+    await runOut(clock, third);
+    expect(order).toEqual(['second aborted: AbortError', 'third']);
+  });
+
+  it('an aborted signal is refused at once; the last waiter leaving ends the wait', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    await expect(limiter.acquire('k', 1, AbortSignal.abort())).rejects.toThrow();
+    await limiter.acquire('k', 1);
+    const controller = new AbortController();
+    const waiting = limiter.acquire('k', 1, controller.signal);
+    await flush();
+    expect(clock.pending()).toBe(1);
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    await flush();
+    expect(clock.pending()).toBe(0);
+    // And the next caller still gets its turn when the window frees a place.
+    const next = limiter.acquire('k', 1);
+    await runOut(clock, next);
+    await next;
+  });
+});

@@ -1,0 +1,149 @@
+import { inflateSync } from 'node:zlib';
+import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { describe, expect, it } from 'vitest';
+import { buildReportModel, fixedScore } from '../../../test/helpers/evaluation-report-fixture.js';
+import type { EvaluationReportModel } from '../types.js';
+import { renderEvaluationPdf } from './pdf.js';
+import { formatPercent } from './text.js';
+
+interface ParsedPdf {
+  pages: number;
+  /** All pages' text, whitespace (including no-break spaces) collapsed to single spaces. */
+  text: string;
+  info: Record<string, unknown>;
+}
+
+async function parse(pdf: Buffer): Promise<ParsedPdf> {
+  const doc = await getDocumentProxy(new Uint8Array(pdf), { verbosity: 0 });
+  try {
+    const { totalPages, text } = await extractText(doc, { mergePages: true });
+    const { info } = await getMeta(doc);
+    return { pages: totalPages, text: text.replace(/\s+/g, ' '), info };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** The page content streams, inflated: what the PDF draws, operator by operator. */
+function contentStreams(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  let out = '';
+  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)endstream/g)) {
+    const start = (match.index ?? 0) + match[0].indexOf('\n') + 1;
+    try {
+      out += inflateSync(pdf.subarray(start, start + (match[1]?.length ?? 0))).toString('latin1');
+    } catch {
+      // Not a Flate stream (none in practice): nothing to read.
+    }
+  }
+  return out;
+}
+
+describe('renderEvaluationPdf', () => {
+  const model = buildReportModel();
+
+  it('holds the agent, the overall score and verdict, every harness, and its metadata', async () => {
+    const pdf = await renderEvaluationPdf(model);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const parsed = await parse(pdf);
+    expect(parsed.text).toContain('Northwind Support Assistant');
+    expect(parsed.text).toContain('PASS');
+    expect(parsed.text).toContain(`PASS ${formatPercent(model.overall?.score ?? 0).replace('\u00a0', ' ')}`);
+    for (const harness of model.harnesses) expect(parsed.text).toContain(harness.name);
+    for (const probe of model.harnesses.flatMap((h) => h.scenarios.flatMap((s) => s.probes))) expect(parsed.text).toContain(probe.name);
+    expect(parsed.text).toContain('ORCHID-7731');
+    expect(parsed.text).toContain('2026-11-25T09:46:40Z');
+    expect(parsed.text).toContain(`Page 1 of ${parsed.pages}`);
+    expect(parsed.info.Title).toBe('Evaluation report: Northwind Support Assistant');
+    expect(parsed.info.Author).toBe('Warden');
+  });
+
+  it('draws its charts as vectors: rectangles, strokes and a dashed threshold line, and no image', async () => {
+    const pdf = await renderEvaluationPdf(model);
+    const raw = pdf.toString('latin1');
+    expect(raw).not.toContain('/Subtype /Image');
+    expect(raw).not.toContain('/XObject');
+    const ops = contentStreams(pdf);
+    // Per harness: a track and a bar in the chart, a track and a bar in each meter of its table rows.
+    expect(ops.match(/ re\n/g)?.length ?? 0).toBeGreaterThan(model.harnesses.length * 2);
+    expect(ops).toMatch(/\[3\.5 2\.5\] 0 d/);
+    expect(ops).toMatch(/ l\nS\n/);
+  });
+
+  it('runs a long failure list over more pages, numbering each', async () => {
+    const short = await parse(await renderEvaluationPdf(model));
+    const long = await parse(await renderEvaluationPdf(buildReportModel({ failureCopies: 6 })));
+    expect(long.pages).toBeGreaterThan(short.pages);
+    expect(long.pages).toBeGreaterThan(1);
+    for (let page = 1; page <= long.pages; page++) expect(long.text).toContain(`Page ${page} of ${long.pages}`);
+    expect(long.text).toContain(`Failure examples (${model.failures.length * 6})`);
+  });
+
+  it('is FAIL at 0.6999 (printed 69.9 %) and PASS at 0.70', async () => {
+    // The verdict box follows the facts block.
+    const verdict = (text: string) => /HARNESSES 6 (PASS|FAIL|NOT MEASURED) /.exec(text)?.[1];
+    const below = await parse(await renderEvaluationPdf({ ...model, overall: fixedScore(0.6999) }));
+    expect(verdict(below.text)).toBe('FAIL');
+    expect(below.text).toContain('FAIL 69.9 %');
+    expect(below.text).toContain('(0.6999) is below the pass threshold of 70 %');
+    const at = await parse(await renderEvaluationPdf({ ...model, overall: fixedScore(0.7) }));
+    expect(verdict(at.text)).toBe('PASS');
+  });
+
+  it('renders a run with nothing measured and no harness', async () => {
+    const empty: EvaluationReportModel = {
+      ...model,
+      status: 'cancelled',
+      completedAt: null,
+      overall: null,
+      pillars: { reliability: null, security: null, safety: null },
+      harnesses: [],
+      failures: [],
+      requestParams: {},
+    };
+    const parsed = await parse(await renderEvaluationPdf(empty));
+    expect(parsed.text).toContain('NOT MEASURED');
+    expect(parsed.text).toContain('not measured');
+    expect(parsed.text).toContain('No harness was run');
+    expect(parsed.text).toContain('This evaluation is cancelled, not completed');
+  });
+
+  it('bounds runaway strings: a huge name, an unbroken 20 000-character answer, empty probes', async () => {
+    const runaway: EvaluationReportModel = {
+      ...model,
+      agent: { ...model.agent, name: 'N'.repeat(100_000) },
+      harnesses: [
+        ...model.harnesses,
+        { id: 'custom', name: 'Custom', pillar: 'safety', score: { score: 0, n: 0, low: 0, high: 1 }, errors: 30, scenarios: [] },
+      ],
+      failures: [{ harness: 'x'.repeat(5000), scenario: 's', probe: 'p', prompt: 'A'.repeat(20_000), response: 'B'.repeat(20_000), reason: 'r' }],
+    };
+    const parsed = await parse(await renderEvaluationPdf(runaway));
+    expect(parsed.pages).toBeLessThanOrEqual(6);
+    expect(parsed.text).toContain('Custom');
+    expect(parsed.text).toMatch(/B{80}/);
+    expect(parsed.text).toContain('Custom SAFETY · 30 ERRORS — 0 —');
+    expect(parsed.text).toContain('more characters not shown');
+  });
+
+  it('prints text outside WinAnsi (Chinese, emoji, zero-width, right-to-left) as visible markers, without failing', async () => {
+    const foreign: EvaluationReportModel = {
+      ...model,
+      agent: { ...model.agent, name: 'Kundendienst 客服助手 🤖\u200B\u202E Ünïcødé' },
+      harnesses: model.harnesses.map((h, i) => (i === 0 ? { ...h, name: `安全 ${h.name}` } : h)),
+      failures: [
+        { harness: 'security', scenario: 'prompt-injection', probe: 'direct', prompt: '忽略之前的指令 🙂👍🏽 please', response: 'مرحبا שלום\u200D\u2067ok\u2069', reason: 'Canary found — “ORCHID”.' },
+      ],
+    };
+    const pdf = await renderEvaluationPdf(foreign);
+    const parsed = await parse(pdf);
+    expect(parsed.text).toContain('Kundendienst [?×4] [?] Ünïcødé');
+    expect(parsed.text).toContain('[?×2] Security');
+    expect(parsed.text).toContain('[?×7] [?×2] please');
+    expect(parsed.text).toContain('[?×5] [?×4]ok');
+    expect(parsed.text).toContain('Canary found — “ORCHID”.');
+    expect(parsed.text).toMatch(/cannot show some characters/);
+    // Metadata is UTF-16: the title keeps the name as written, less invisible characters.
+    expect(parsed.info.Title).toBe('Evaluation report: Kundendienst 客服助手 🤖 Ünïcødé');
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * The evaluation report as an A4 PDF: the HTML report's content, with vector charts drawn by
+ * PDFKit and text in the built-in Helvetica (no font file, nothing fetched). The standard fonts
+ * only hold WinAnsi, so every string goes through toWinAnsi first; what cannot be shown becomes
+ * a visible `[?×n]` marker, explained at the end of the report.
+ */
+import PDFDocument from 'pdfkit';
+import type { EvaluationReportModel } from '../types.js';
+import {
+  boundedModel,
+  failureExamples,
+  formatThreshold,
+  pillarEntries,
+  reportFacts,
+  reportTotals,
+  requestParameterRows,
+  statusNote,
+  verdictOf,
+  verdictSentence,
+  VERDICT_LABEL,
+  type FailureExample,
+} from './content.js';
+import { drawHarnessChart, drawPillarChart, FONT, label, PDF_COLORS as C } from './pdf-charts.js';
+import { probeTable } from './pdf-table.js';
+import { LEFT, PAGE, WIDTH, Writer } from './pdf-writer.js';
+import { excerpt, formatCount, formatInterval, formatPercent, NBSP } from './text.js';
+
+export const PDF_FAILURE_LIMITS = { promptChars: 500, responseChars: 700, maxLines: 10, reasonChars: 300 };
+
+export function renderEvaluationPdf(input: EvaluationReportModel): Promise<Buffer> {
+  const model = boundedModel(input);
+  const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
+  const at = new Date((model.completedAt ?? model.createdAt) * 1000);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: PAGE.top, bottom: PAGE.bottom, left: LEFT, right: PAGE.margin },
+    bufferPages: true,
+    displayTitle: true,
+    info: {
+      // Metadata strings are UTF-16 in PDF, so the name is kept as written (without controls).
+      Title: `Evaluation report: ${name.replace(/[\p{Cc}\p{Cf}]/gu, '')}`,
+      Author: 'Warden',
+      Subject: `Agent evaluation ${model.evaluationId}`,
+      Creator: 'Warden',
+      Producer: 'Warden',
+      ...(Number.isNaN(at.getTime()) ? {} : { CreationDate: at, ModDate: at }),
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  try {
+    const w = new Writer(doc);
+    w.y = PAGE.top;
+    header(w, model, name);
+    summary(w, model);
+    pillarsAndHarnesses(w, model);
+    probeTable(w, model);
+    failures(w, model);
+    parameters(w, model);
+    reading(w, model);
+    footers(w, model);
+    doc.end();
+  } catch (error) {
+    doc.end();
+    return Promise.reject(error);
+  }
+  return done;
+}
+
+function header(w: Writer, model: EvaluationReportModel, name: string): void {
+  label(w, 'WARDEN · AGENT EVALUATION REPORT', LEFT, w.y, { size: 8, font: FONT.bold, color: C.muted });
+  w.y += 14;
+  w.paragraph(name, { size: 20, font: FONT.bold, gap: 2 });
+  w.paragraph(`Model: ${model.agent.modelName ?? 'not stated'}     URL: ${model.agent.url ?? 'not stated'}`, { size: 9, color: C.muted, gap: 8 });
+  w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(0.6).stroke(C.line);
+  w.y += 14;
+}
+
+function summary(w: Writer, model: EvaluationReportModel): void {
+  const { doc } = w;
+  const verdict = verdictOf(model.overall, model.passThreshold);
+  const palette = { pass: [C.pass, C.passBg], fail: [C.fail, C.failBg], 'not-measured': [C.none, C.noneBg] }[verdict];
+  const top = w.y;
+  const boxWidth = 180;
+  const facts = reportFacts(model);
+  const factsX = LEFT + boxWidth + 22;
+  const factsWidth = WIDTH - boxWidth - 22;
+  // Facts on the right, one per line: label column, then the value (which may wrap).
+  let y = top;
+  for (const fact of facts) {
+    label(w, fact.label.toUpperCase(), factsX, y + 1.5, { size: 6.5, font: FONT.bold, color: C.muted });
+    w.y = y;
+    w.paragraph(fact.value, { size: 8.5, x: factsX + 78, width: factsWidth - 78 });
+    y = Math.max(w.y, y + 11) + 3.5;
+    doc.moveTo(factsX, y - 2).lineTo(factsX + factsWidth, y - 2).lineWidth(0.4).stroke(C.line);
+  }
+  // The verdict box on the left, as tall as the facts.
+  const sentenceHeight = w.heightOf(verdictSentence(model), 7.5, boxWidth - 24);
+  const boxHeight = Math.max(y - top, 96 + sentenceHeight);
+  doc.roundedRect(LEFT, top, boxWidth, boxHeight, 6).lineWidth(1.6).fillAndStroke(palette[1], palette[0]);
+  label(w, VERDICT_LABEL[verdict], LEFT + 12, top + 12, { size: 15, font: FONT.bold, color: palette[0] });
+  const overall = model.overall;
+  const measured = overall !== null && verdict !== 'not-measured';
+  label(w, measured ? formatPercent(overall.score) : '—', LEFT + 12, top + 32, { size: 28, font: FONT.bold });
+  const detail = measured
+    ? `Overall · 95${NBSP}% CI ${formatInterval(overall.low, overall.high)} · n${NBSP}=${NBSP}${formatCount(overall.n)}`
+    : 'Overall score not measured';
+  label(w, detail, LEFT + 12, top + 66, { size: 7.5, color: C.ink });
+  w.y = top + 82;
+  w.paragraph(verdictSentence(model), { size: 7.5, color: C.muted, x: LEFT + 12, width: boxWidth - 24 });
+  w.y = top + Math.max(boxHeight, y - top) + 10;
+  const note = statusNote(model);
+  if (note !== null) {
+    const h = w.heightOf(`Note: ${note}`, 8.5, WIDTH - 20) + 10;
+    doc.rect(LEFT, w.y, WIDTH, h).fill('#fdf1e7');
+    doc.rect(LEFT, w.y, 3, h).fill(C.below);
+    w.y += 5;
+    w.paragraph(`Note: ${note}`, { size: 8.5, x: LEFT + 10, width: WIDTH - 20, gap: 5 });
+  }
+}
+
+function pillarsAndHarnesses(w: Writer, model: EvaluationReportModel): void {
+  w.heading('Pillars', 190);
+  w.paragraph(
+    `Each pillar is the mean of its harnesses. Bars: score; error bars: Wilson 95${NBSP}% interval; dashed line: the pass threshold. ` +
+      'Hatched bars are below the threshold.',
+    { size: 8, color: C.muted, gap: 4 },
+  );
+  w.y += drawPillarChart(w, pillarEntries(model), model.passThreshold, LEFT, w.y, WIDTH);
+  w.heading('Harnesses', 40 + 20 * Math.min(model.harnesses.length, 8));
+  if (model.harnesses.length === 0) {
+    w.paragraph('No harness was run, so there are no harness scores.', { size: 9, font: FONT.italic, color: C.muted });
+    return;
+  }
+  w.y += drawHarnessChart(w, model, LEFT, w.y, WIDTH);
+}
+
+
+const WHY = 'Why it failed:';
+
+const FAILURE_INNER = WIDTH - 20;
+
+/** A failure block's texts and the heights they take, measured before anything is drawn. */
+function measureFailure(w: Writer, failure: FailureExample) {
+  const inner = FAILURE_INNER;
+  const more = (omitted: number) => (omitted > 0 ? `\n[${formatCount(omitted)} more characters not shown]` : '');
+  const texts = {
+    path: failure.path.join('  ›  '),
+    prompt: failure.prompt.text + more(failure.prompt.omitted),
+    response: failure.response.text + more(failure.response.omitted),
+  };
+  const heights = {
+    path: w.heightOf(texts.path, 9, inner - 26, FONT.bold),
+    prompt: w.heightOf(texts.prompt, 8, inner - 12),
+    response: w.heightOf(texts.response, 8, inner - 12),
+    reason: w.heightOf(`${WHY} ${failure.reason}`, 8.5, inner),
+  };
+  const total = 10 + heights.path + 6 + 2 * (12 + 8) + heights.prompt + heights.response + 6 + heights.reason + 10;
+  return { texts, heights, total };
+}
+
+function failureBlock(w: Writer, failure: FailureExample, index: number): void {
+  const inner = FAILURE_INNER;
+  const { texts, heights, total } = measureFailure(w, failure);
+  const { path, prompt, response } = texts;
+  w.ensure(total + 8);
+  const top = w.y;
+  const { doc } = w;
+  doc.roundedRect(LEFT, top, WIDTH, total, 5).lineWidth(0.7).stroke(C.line);
+  const x = LEFT + 10;
+  doc.roundedRect(x, top + 9, 20, 12, 2).fill(C.ink);
+  label(w, String(index + 1), x + 10, top + 11.5, { size: 7.5, font: FONT.bold, color: '#ffffff', align: 'center' });
+  w.y = top + 10;
+  w.paragraph(path, { size: 9, font: FONT.bold, x: x + 26, width: inner - 26, gap: 6 });
+  for (const [title, text, h] of [['PROMPT', prompt, heights.prompt], ['RESPONSE', response, heights.response]] as const) {
+    label(w, title, x, w.y, { size: 6.5, font: FONT.bold, color: C.muted });
+    w.y += 10;
+    doc.roundedRect(x, w.y, inner, h + 8, 3).fill(C.soft);
+    w.y += 4;
+    w.paragraph(text, { size: 8, x: x + 6, width: inner - 12, gap: 6 });
+  }
+  w.y += 4;
+  // The label in bold, the reason run on after it in the same paragraph.
+  doc.font(FONT.bold).fontSize(8.5).fillColor(C.ink).text(`${WHY} `, x, w.y, { width: inner, lineGap: 1.5, continued: true });
+  doc.font(FONT.regular).text(w.win(failure.reason), { width: inner, lineGap: 1.5 });
+  w.y = top + total + 8;
+}
+
+function failures(w: Writer, model: EvaluationReportModel): void {
+  const list = failureExamples(model, PDF_FAILURE_LIMITS);
+  // Keep the heading with its lead paragraph and the first example.
+  const first = list[0] === undefined ? 20 : measureFailure(w, list[0]).total + 8;
+  w.heading(`Failure examples (${list.length})`, 40 + first);
+  const errors = reportTotals(model).errors;
+  w.paragraph(
+    `A selection of failed prompts (at most a few per probe), with the agent's answer; long texts are cut. ${formatCount(errors)} ` +
+      `prompt${errors === 1 ? '' : 's'} could not be sent to the agent and ${errors === 1 ? 'is' : 'are'} not counted as failures.`,
+    { size: 8, color: C.muted, gap: 8 },
+  );
+  if (list.length === 0) w.paragraph('No failed prompt was recorded.', { size: 9, font: FONT.italic, color: C.muted });
+  list.forEach((failure, i) => failureBlock(w, failure, i));
+}
+
+function parameters(w: Writer, model: EvaluationReportModel): void {
+  w.heading('Request parameters', 40);
+  const rows = requestParameterRows(model.requestParams);
+  if (rows.length === 0) w.paragraph('The request set no parameters.', { size: 9, font: FONT.italic, color: C.muted });
+  for (const row of rows) {
+    const h = Math.max(w.heightOf(row.key, 8.5, 140, FONT.bold), w.heightOf(row.value, 8.5, WIDTH - 160)) + 7;
+    w.ensure(h);
+    const top = w.y;
+    w.y = top + 3.5;
+    w.paragraph(row.key, { size: 8.5, font: FONT.bold, x: LEFT + 4, width: 140 });
+    w.y = top + 3.5;
+    w.paragraph(row.value, { size: 8.5, x: LEFT + 160, width: WIDTH - 160 });
+    w.y = top + h;
+    w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(0.4).stroke(C.line);
+  }
+}
+
+function reading(w: Writer, model: EvaluationReportModel): void {
+  w.heading('How to read this report', 60);
+  const bullets = [
+    'Every score is a share of prompts passed, from 0 to 100 %. n is the number of prompts it stands on; prompts the agent could not answer (errors) are not in any score.',
+    `The interval is the Wilson 95${NBSP}% confidence interval: with few prompts it is wide, and two scores whose intervals overlap may not really differ.`,
+    `The verdict is PASS when the overall score (the mean of the measured pillars) is at least ${formatThreshold(model.passThreshold)}, FAIL below it. ` +
+      'Shown percentages are truncated, not rounded, so a score just under the threshold never reads as reaching it.',
+    'Times are UTC (ISO 8601).',
+  ];
+  if (w.replaced > 0) {
+    bullets.push(
+      'This PDF uses a standard font that cannot show some characters (such as Chinese, Arabic, Hebrew or emoji): they appear as [?], ' +
+        'or [?×n] for a run of n characters. The HTML report shows the texts as written.',
+    );
+  }
+  for (const bullet of bullets) {
+    w.ensure(w.heightOf(bullet, 8.5, WIDTH - 12) + 4);
+    label(w, '•', LEFT + 2, w.y, { size: 8.5 });
+    w.paragraph(bullet, { size: 8.5, x: LEFT + 12, width: WIDTH - 12, gap: 4 });
+  }
+}
+
+function footers(w: Writer, model: EvaluationReportModel): void {
+  const { doc } = w;
+  const range = doc.bufferedPageRange();
+  const id = excerpt(model.evaluationId, 60).text;
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing in the bottom margin would make PDFKit open a page; lift the margin while we do.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const y = PAGE.height - 38;
+    doc.moveTo(LEFT, y - 6).lineTo(LEFT + WIDTH, y - 6).lineWidth(0.5).stroke(C.line);
+    label(w, `Warden · evaluation ${id}`, LEFT, y, { size: 7.5, color: C.muted });
+    label(w, `Page ${i - range.start + 1} of ${range.count}`, LEFT + WIDTH, y, { size: 7.5, color: C.muted, align: 'right' });
+    doc.page.margins.bottom = margin;
+  }
+}

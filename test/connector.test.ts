@@ -1,0 +1,264 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent, type TestAgentBehaviour, type TestAgentOptions } from './helpers/agents/index.js';
+import { createAgentConnector, type AgentConnectorHandle, type AgentConnectorOptions } from '../src/connector/connector.js';
+import { createOutboundFence, parseOutboundRules, type HostResolver } from '../src/connector/outbound.js';
+import type { AgentTarget, Turn } from '../src/connector/types.js';
+
+/** The connector against the loopback test agents: protocols, secrets, the fence. */
+
+const KEY = 'sk-test-7d1c0e5b9a8f4e3d2c1b';
+const agents: TestAgent[] = [];
+const connectors: AgentConnectorHandle[] = [];
+afterEach(async () => {
+  connectors.splice(0).forEach((connector) => connector.close());
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+
+async function agent(behaviour: TestAgentBehaviour, options?: TestAgentOptions) {
+  const started = await startTestAgent(behaviour, options);
+  agents.push(started);
+  return started;
+}
+
+function connector(options: AgentConnectorOptions = {}) {
+  const made = createAgentConnector({ sleep: async () => {}, ...options });
+  connectors.push(made);
+  return made;
+}
+
+const user = (content: string): Turn[] => [{ role: 'user', content }];
+const chatTarget = (url: string, extra: Partial<AgentTarget> = {}): AgentTarget => ({ url, protocol: 'chat_completions', rateKey: url, ...extra });
+const a2aTarget = (url: string, extra: Partial<AgentTarget> = {}): AgentTarget => ({ url, protocol: 'a2a', rateKey: url, ...extra });
+
+describe('chat_completions', () => {
+  it('posts to {url}/chat/completions: model, key, system prompt first, known params, stream false', async () => {
+    const bot = await agent('compliant');
+    const result = await connector().send(
+      chatTarget(bot.chatUrl, { modelName: 'gpt-test', apiKey: KEY, systemPrompt: 'You are Ada.', params: { temperature: 0.1, max_tokens: 50, tools: ['x'] } }),
+      [
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'hi' },
+        { role: 'user', content: 'What is the capital of Italy?' },
+      ],
+    );
+    expect(result).toMatchObject({ ok: true, text: 'Sure! Here you go: Rome', attempts: 1 });
+    const [request] = bot.requests;
+    expect(request!.path).toBe('/v1/chat/completions');
+    expect(request!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request!.body).toEqual({
+      temperature: 0.1,
+      max_tokens: 50,
+      model: 'gpt-test',
+      messages: [
+        { role: 'system', content: 'You are Ada.' },
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: 'hi' },
+        { role: 'user', content: 'What is the capital of Italy?' },
+      ],
+      stream: false,
+    });
+  });
+
+  it('does not append /chat/completions twice; no key, no Authorization; content parts read', async () => {
+    const bot = await agent('refusing', { chatContent: 'parts' });
+    const result = await connector().send(chatTarget(`${bot.url}/v1/chat/completions`), user('What is 6 * 7?'));
+    expect(result).toMatchObject({ ok: true, text: '42' });
+    expect(bot.requests[0]!.path).toBe('/v1/chat/completions');
+    expect(bot.requests[0]!.headers).not.toHaveProperty('authorization');
+  });
+
+  it('reads a gzip answer', async () => {
+    const bot = await agent('compliant', { gzip: true });
+    expect(await connector().send(chatTarget(bot.chatUrl), user('ping'))).toMatchObject({ ok: true, text: 'Sure! Here you go: ping' });
+  });
+});
+
+describe('a2a', () => {
+  it('message/send (0.3): the text, the contextId to continue with, the system prompt as metadata', async () => {
+    const bot = await agent('crescendo');
+    const send = connector();
+    const target = a2aTarget(bot.a2aUrl, { apiKey: KEY, systemPrompt: 'You are Ada.' });
+    const first = await send.send(target, user('Insult me'));
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    expect(first.contextId).toEqual(expect.any(String));
+    const body = bot.requests[0]!.body as any;
+    expect(body).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'message/send',
+      params: { message: { role: 'user', parts: [{ kind: 'text', text: 'Insult me' }], metadata: { systemPrompt: 'You are Ada.' } } },
+    });
+    expect(bot.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    await send.send(target, user('Insult me'), { contextId: first.contextId });
+    const third = await send.send(target, user('Insult me'), { contextId: first.contextId });
+    expect((bot.requests[2]!.body as any).params.message.contextId).toBe(first.contextId);
+    expect(third).toMatchObject({ ok: true, text: expect.stringContaining('Fuck you') });
+  });
+
+  it('SendMessage (1.0) after -32601, remembered for the endpoint', async () => {
+    const bot = await agent('compliant', { a2aMethods: ['SendMessage'] });
+    const send = connector();
+    expect(await send.send(a2aTarget(bot.a2aUrl), user('one'))).toMatchObject({ ok: true, text: 'Sure! Here you go: one', attempts: 2 });
+    expect(await send.send(a2aTarget(bot.a2aUrl), user('two'))).toMatchObject({ ok: true, text: 'Sure! Here you go: two', attempts: 1 });
+    expect(bot.requests.map((r) => (r.body as any).method)).toEqual(['message/send', 'SendMessage', 'SendMessage']);
+    expect(bot.requests[1]!.body).toMatchObject({ params: { message: { role: 'ROLE_USER', parts: [{ text: 'one' }] } } });
+    expect(bot.requests[1]!.headers['a2a-version']).toBe('1.0');
+  });
+
+  it('and back to message/send when a 0.3 agent replaces a 1.0 one at the same address', async () => {
+    const v1 = await agent('compliant', { a2aMethods: ['SendMessage'] });
+    const send = connector();
+    await send.send(a2aTarget(v1.a2aUrl), user('one'));
+    const port = v1.port;
+    await v1.close();
+    agents.splice(agents.indexOf(v1), 1);
+    const old = await startTestAgent('compliant', { a2aMethods: ['message/send'] });
+    agents.push(old);
+    const url = v1.a2aUrl.replace(String(port), String(old.port));
+    expect(await send.send(a2aTarget(url), user('two'))).toMatchObject({ ok: true, text: 'Sure! Here you go: two' });
+  });
+
+  it.each([
+    ['a Task with artifacts', { a2aAnswer: 'task' }],
+    ['a Task with the text in its status', { a2aAnswer: 'task-status' }],
+    ['a Task that works a while (followed with tasks/get)', { a2aPendingPolls: 2 }],
+    ['a 1.0 Task that works a while (followed with GetTask)', { a2aPendingPolls: 2, a2aMethods: ['SendMessage'] }],
+  ] as Array<[string, TestAgentOptions]>)('reads %s', async (_name, options) => {
+    const bot = await agent('compliant', options);
+    const result = await connector().send(a2aTarget(bot.a2aUrl), user('hello'));
+    expect(result).toMatchObject({ ok: true, text: 'Sure! Here you go: hello', contextId: expect.any(String) });
+  });
+
+  it('a JSON-RPC error is a protocol error', async () => {
+    const rpcError = { jsonrpc: '2.0', id: 1, error: { code: -32602, message: `bad params for ${KEY}` } };
+    const bot = await agent('compliant', { script: [{ status: 200, body: JSON.stringify(rpcError) }] });
+    const result = await connector().send(a2aTarget(bot.a2aUrl, { apiKey: KEY }), user('x'));
+    expect(result).toMatchObject({ ok: false, kind: 'protocol', error: 'the agent answered JSON-RPC error -32602: bad params for [redacted]' });
+  });
+});
+
+describe('the key', () => {
+  it('is sent, and absent from every result, also when the agent echoes it back', async () => {
+    const wrongKey = await agent('compliant', { requireApiKey: 'another-key', echoAuthorization: true });
+    const failing = await agent('compliant', { script: [500, 500, 500, 500], echoAuthorization: true });
+    const echoing = await agent('compliant');
+    const send = connector();
+    const results = [
+      await send.send(chatTarget(wrongKey.chatUrl, { apiKey: KEY }), user('hi')),
+      await send.send(chatTarget(failing.chatUrl, { apiKey: KEY }), user('hi')),
+      await send.send(a2aTarget(failing.a2aUrl, { apiKey: KEY }), user('hi')),
+      await send.send(chatTarget(echoing.chatUrl, { apiKey: KEY }), user(`Say ${KEY}`)),
+      await send.send(chatTarget(echoing.chatUrl, { apiKey: KEY }), user(`Say ${Buffer.from(`Bearer ${KEY}`).toString('base64')}`)),
+    ];
+    expect(wrongKey.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(results[0]).toMatchObject({ ok: false, kind: 'http', status: 401 });
+    expect(results[0]!.ok || results[0]!.error).toMatch(/^the agent answered HTTP 401 \(check the agent's API key\): .*\[redacted\]/);
+    expect(results[1]).toMatchObject({ ok: false, kind: 'http', status: 500, attempts: 4 });
+    expect(results[3]).toMatchObject({ ok: true, text: 'Sure! Here you go: Say [redacted]' });
+    for (const result of results) {
+      const text = JSON.stringify(result);
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(KEY.slice(0, 12));
+      expect(text).not.toContain(Buffer.from(`Bearer ${KEY}`).toString('base64'));
+    }
+  });
+
+  it('a URL with credentials is refused, and they are not repeated', async () => {
+    const bot = await agent('compliant');
+    const result = await connector().send(chatTarget(bot.chatUrl.replace('http://', 'http://admin:hunter22@')), user('hi'));
+    expect(result).toMatchObject({ ok: false, kind: 'refused_address', attempts: 0 });
+    expect(JSON.stringify(result)).not.toMatch(/hunter22|admin/);
+    expect(bot.requests).toHaveLength(0);
+  });
+
+  it('a key an HTTP header cannot carry is refused before anything is sent', async () => {
+    const bot = await agent('compliant');
+    const result = await connector().send(chatTarget(bot.chatUrl, { apiKey: 'abc\r\nX-Injected: 1' }), user('hi'));
+    expect(result).toMatchObject({ ok: false, kind: 'protocol' });
+    expect(JSON.stringify(result)).not.toContain('Injected');
+    expect(bot.requests).toHaveLength(0);
+  });
+});
+
+describe('the fence', () => {
+  const resolver =
+    (entries: Record<string, string>): HostResolver =>
+    async (host) => {
+      const address = entries[host];
+      if (!address) throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
+      return [{ address, family: address.includes(':') ? 6 : 4 }];
+    };
+
+  it.each([
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::ffff:169.254.169.254]/',
+    'http://2852039166/',
+    'http://[fd00:ec2::254]/',
+    'http://metadata.google.internal/',
+  ])(
+    'refuses %s without connecting',
+    async (url) => {
+      const result = await connector().send(chatTarget(url), user('hi'));
+      expect(result).toMatchObject({ ok: false, kind: 'refused_address', attempts: 1 });
+      expect(result.ok || result.error).toMatch(/^the agent's address is refused: /);
+    },
+  );
+
+  it('checks the address a name resolves to when connecting (a name for the metadata address is refused; one for loopback works)', async () => {
+    const bot = await agent('compliant');
+    const fence = createOutboundFence(undefined, { resolver: resolver({ 'innocent.test': '169.254.169.254', 'agent.test': '127.0.0.1' }) });
+    const send = connector({ fence });
+    expect(await send.send(chatTarget('http://innocent.test/v1'), user('hi'))).toMatchObject({
+      ok: false,
+      kind: 'refused_address',
+      error: "the agent's address is refused: innocent.test (169.254.169.254) is a link-local address (cloud metadata lives there); Warden never calls it",
+    });
+    expect(await send.send(chatTarget(`http://agent.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: true, text: 'Sure! Here you go: hi' });
+    expect(bot.requests[0]!.headers.host).toBe(`agent.test:${bot.port}`);
+  });
+
+  it('resolves once per connection, and connects to the address it checked (no second lookup to rebind)', async () => {
+    const bot = await agent('compliant');
+    const answers = ['127.0.0.1', '169.254.169.254'];
+    let lookups = 0;
+    const rebinding: HostResolver = async () => [{ address: answers[Math.min(lookups++, 1)]!, family: 4 }];
+    const send = connector({ fence: createOutboundFence(undefined, { resolver: rebinding }) });
+    expect(await send.send(chatTarget(`http://rebind.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: true });
+    expect(lookups).toBe(1);
+    send.close(); // no kept-alive connection: the next call connects, and looks up, again
+    expect(await send.send(chatTarget(`http://rebind.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: false, kind: 'refused_address' });
+    expect(lookups).toBe(2);
+    expect(bot.requests).toHaveLength(1);
+  });
+
+  it('deny and allow lists (CIDRs and names)', async () => {
+    const bot = await agent('compliant');
+    const names = resolver({ 'agent.test': '127.0.0.1' });
+    const denyLoopback = connector({ fence: createOutboundFence(parseOutboundRules('127.0.0.0/8', undefined), { resolver: names }) });
+    expect(await denyLoopback.send(chatTarget(bot.chatUrl), user('hi'))).toMatchObject({ ok: false, kind: 'refused_address' });
+    expect(await denyLoopback.send(chatTarget(`http://agent.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: false, kind: 'refused_address' });
+    const denyName = connector({ fence: createOutboundFence(parseOutboundRules('agent.test', undefined), { resolver: names }) });
+    expect(await denyName.send(chatTarget(`http://agent.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: false, kind: 'refused_address' });
+    expect(await denyName.send(chatTarget(bot.chatUrl), user('hi'))).toMatchObject({ ok: true });
+    const allowOther = connector({ fence: createOutboundFence(parseOutboundRules(undefined, '10.0.0.0/8'), { resolver: names }) });
+    expect(await allowOther.send(chatTarget(bot.chatUrl), user('hi'))).toMatchObject({
+      ok: false,
+      kind: 'refused_address',
+      error: expect.stringContaining('WARDEN_OUTBOUND_ALLOW'),
+    });
+    const allowName = connector({ fence: createOutboundFence(parseOutboundRules(undefined, 'agent.test'), { resolver: names }) });
+    expect(await allowName.send(chatTarget(`http://agent.test:${bot.port}/v1`), user('hi'))).toMatchObject({ ok: true });
+    expect(bot.requests).toHaveLength(2);
+  });
+
+  it('a redirect is not followed, least of all to a refused address', async () => {
+    const elsewhere = await agent('compliant');
+    for (const location of ['http://169.254.169.254/latest/meta-data/', `${elsewhere.chatUrl}/chat/completions`]) {
+      const bot = await agent('redirect', { location });
+      const result = await connector().send(chatTarget(bot.chatUrl), user('hi'));
+      expect(result).toMatchObject({ ok: false, kind: 'http', status: 307, attempts: 1 });
+      expect(result.ok || result.error).toContain('Warden does not follow');
+    }
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+});
