@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ISSUE3_ROUTES } from '../route-cases/issue3.js';
 import { ISSUE4_ROUTES } from '../route-cases/issue4.js';
 import { DOME_ROUTES } from '../route-cases/dome.js';
+import { EVALUATION_ROUTES } from '../route-cases/evaluations.js';
 import { ISSUE17_ROUTES } from '../route-cases/issue17.js';
 import type { Actor, World } from './factories.js';
 
@@ -210,4 +211,6 @@ export const ROUTES: RouteCase[] = [
   ...ISSUE4_ROUTES,
   // guardrails: Dome configurations, scans, Dome's registration, detections
   ...DOME_ROUTES,
+  // evaluations: runs, results, summaries, reports, harnesses, custom harnesses
+  ...EVALUATION_ROUTES,
 ];
