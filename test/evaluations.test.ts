@@ -93,6 +93,10 @@ describe('an evaluation against a compliant and a refusing agent', () => {
     const list = (await call('GET', `/v1/agent-configurations/?include_scores=true&limit=1000`)).json();
     const listed = list.results.find((a: any) => a.id === bad.id);
     expect(listed.latest_evaluation).toMatchObject({ evaluation_id: badRun.evaluation_id, overall_score: summary.overall_score, completed_at: badRun.completed_at });
+    // The trust dashboard counts it.
+    const board = (await call('GET', `/v1/dashboard/trust?team_id=${world.teamA.id}`)).json();
+    const card = board.agents.find((a: any) => a.id === bad.id);
+    expect(card).toMatchObject({ evaluating: false, trust_scores: { overall: summary.overall_score, security: summary.security_score, safety: summary.safety_score } });
   });
 
   it('answers one row per prompt, with the prompt, the response, detector scores and the verdict; never the key', async () => {
