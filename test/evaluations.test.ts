@@ -252,6 +252,17 @@ describe('agents that fail', () => {
     expect(errored.every((r: any) => typeof r.error === 'string' && r.response === null)).toBe(true);
   });
 
+  it('slows down to the rate of an agent that answers 429, and completes without errors', async () => {
+    // 5 answers per 200 ms at most; past that, 429 with Retry-After.
+    const limited = await startTestAgent('rate-limited', { brain: 'refusing', limit: 5, windowMs: 200 });
+    started.push(limited);
+    const agent = await registerAgent(t.app, token(), limited);
+    const run = await evaluate(agent.id, ['ethics'], { sample_size: 40 });
+    expect(run).toMatchObject({ status: 'completed', progress: { errors: 0 } });
+    // It was told 429 (more requests than prompts), and still got every answer.
+    expect(limited.requests.length).toBeGreaterThan(run.progress.total);
+  });
+
   it('fails with a reason when no prompt could be answered', async () => {
     const gone = await startTestAgent('refusing');
     const agent = await registerAgent(t.app, token(), gone);

@@ -11,6 +11,7 @@ import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateEvaluation, updateRunning, type NewResult } from '../evaluations.repo.js';
 import { completeRun } from './complete.js';
 import { converse, type ConversationResult } from './converse.js';
+import { dispatch, type SendOutcome } from './dispatch.js';
 import { cancelledMessage, failedMessage, PLANNING_MESSAGE, progressMessage } from './messages.js';
 import { buildPlan, unitsOf, type PlannedPrompt, type Unit } from './plan.js';
 import { createResultBatches, type ResultBatches } from './result-batches.js';
@@ -96,26 +97,27 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
       if (loggedErrors++ < MAX_LOGGED_ERRORS) void context.log(`${prompt.id}: ${error}`, 'warn');
     };
 
-    let next = 0;
-    const sender = async () => {
-      while (!sending.aborted && !batches.stopped) {
-        const unit = units[next++];
-        if (unit === undefined) return;
-        const rows = await runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError });
-        if (rows === null) return;
-        try {
-          await batches.add(rows);
-        } catch (error) {
-          local.abort();
-          throw error;
-        }
-      }
-    };
     try {
-      const results = await Promise.allSettled(Array.from({ length: Math.min(options.concurrency, units.length) }, sender));
+      await dispatch({
+        units,
+        concurrency: options.concurrency,
+        signal: sending,
+        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry }),
+        accept: async (rows) => {
+          try {
+            await batches.add(rows);
+          } catch (error) {
+            local.abort();
+            throw error;
+          }
+        },
+        // Cancelled or deleted under us: the calls in flight are aborted too.
+        stopped: () => {
+          if (batches.stopped) local.abort();
+          return batches.stopped;
+        },
+      });
       await batches.flush();
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
     } finally {
       batches.close();
     }
@@ -150,14 +152,21 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     signal: AbortSignal;
     evaluationId: string;
     logError(prompt: PlannedPrompt, error: string): void;
+    /** The unit was rate-limited too often: an answer still 429 is stored as an error. */
+    lastTry: boolean;
   }
 
-  /** Sends a unit's prompts and scores them; null when the run was stopped during a call (nothing of the unit is kept). */
-  async function runUnit(unit: Unit, scope: UnitScope): Promise<NewResult[] | null> {
+  /**
+   * Sends a unit's prompts and scores them. Null when the run was stopped during a call, and
+   * `rate-limited` when the agent still answered 429 after the connector's retries (the unit is
+   * sent again later): nothing of the unit is kept then.
+   */
+  async function runUnit(unit: Unit, scope: UnitScope): Promise<SendOutcome<NewResult[]>> {
     const answers: Array<{ prompt: PlannedPrompt; answer: ConversationResult }> = [];
     for (const prompt of unit) {
       const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal);
       if (!answer.ok && answer.kind === 'cancelled') return null;
+      if (!answer.ok && answer.status === 429 && !scope.lastTry) return 'rate-limited';
       answers.push({ prompt, answer });
     }
     const verdicts = new Map<string, PromptVerdict>();
