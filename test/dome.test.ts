@@ -244,3 +244,20 @@ describe('detections', () => {
     expect(llm.body).toContain('WARDEN_LLM');
   });
 });
+
+describe('credentials inside a configuration', () => {
+  it("are never stored nor answered: Dome's api_key parameters are masked on save", async () => {
+    const withModel = await buildTestApp({ referenceCheck: true, app: { llm: { baseUrl: 'http://127.0.0.1:9/v1', model: 'judge', apiKey: undefined } } });
+    try {
+      const w = await createWorld(withModel.app);
+      const body = { 'input-guards': ['llm'], 'output-guards': [], llm: { type: 'security', methods: ['security-llm'], 'security-llm': { api_key: 'sk-dome-secret-123456' } } };
+      const res = await withModel.app.inject({ method: 'POST', url: '/v1/dome-configs', headers: bearer(w.teamA.member.token), payload: { config_body: body } });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.body).not.toContain('sk-dome-secret-123456');
+      const rows = await withModel.database.db.selectFrom('dome_configs').select('config_body').execute();
+      expect(JSON.stringify(rows)).not.toContain('sk-dome-secret-123456');
+    } finally {
+      await withModel.close();
+    }
+  });
+});

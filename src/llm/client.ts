@@ -63,11 +63,3 @@ export function parseJsonContent(content: string): unknown {
     throw unavailable('the model did not answer with JSON');
   }
 }
-
-/** The endpoint as a completer of chat messages (the guard's LLM-based methods, judges, attack generators). */
-export function llmCompleter(llm: LlmConfig) {
-  return {
-    complete: (messages: ChatMessage[], options: { signal?: AbortSignal; timeoutMs?: number } = {}) =>
-      chatText(llm, messages, { timeoutMs: options.timeoutMs ?? 30_000, ...(options.signal ? { signal: options.signal } : {}) }),
-  };
-}

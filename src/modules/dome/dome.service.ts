@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { compileDomeConfig, DEFAULT_DOME_CONFIG, type CompiledDomeConfig } from '../../guard/engine.js';
+import { compileDomeConfig, DEFAULT_DOME_CONFIG, maskConfigSecrets, type CompiledDomeConfig } from '../../guard/engine.js';
 import { GuardConfigError } from '../../guard/types.js';
 import { AppError, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -78,7 +78,8 @@ export function createDomeService(deps: DomeDeps) {
       requireAnywhere(principal, 'guardrail:write');
       const teamId = resolveTeam(principal, teamIdParam);
       authorize(principal, 'guardrail:write', teamId, 'Team');
-      const source = body.config_body ?? structuredClone(DEFAULT_DOME_CONFIG);
+      // Dome's credential parameters (`api_key`, AWS keys) are never used by Warden: never stored either.
+      const source = maskConfigSecrets(body.config_body ?? structuredClone(DEFAULT_DOME_CONFIG));
       compileOrInvalid(source, llmAvailable);
       if (body.agent_id != null) await agentOfTeam(body.agent_id, teamId, ['body', 'agent_id']);
       const at = now();
@@ -114,8 +115,9 @@ export function createDomeService(deps: DomeDeps) {
     /** Replaces the body; an applied configuration takes effect at once (scans compile the new one). */
     async replace(principal: Principal, id: string, teamId: string | undefined, configBody: object) {
       const row = await loadConfig(principal, id, teamId, 'guardrail:write');
-      compileOrInvalid(configBody, llmAvailable);
-      const updated = await repo.updateConfig(db, row.id, { config_body: JSON.stringify(configBody), updated_at: now(), updated_by: principal.userId });
+      const source = maskConfigSecrets(configBody);
+      compileOrInvalid(source, llmAvailable);
+      const updated = await repo.updateConfig(db, row.id, { config_body: JSON.stringify(source), updated_at: now(), updated_by: principal.userId });
       if (updated === undefined) throw notFound('Dome configuration');
       return toDomeConfig(updated);
     },
