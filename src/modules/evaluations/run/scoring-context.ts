@@ -2,7 +2,8 @@ import type { LlmConfig } from '../../../config.js';
 import { scorePrompt } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
 import { runDetection } from '../../../guard/engine.js';
-import { chatText, llmCompleter, parseJsonContent } from '../../../llm/client.js';
+import { detectorLlm } from '../../../guard/llm.js';
+import { chatText, parseJsonContent } from '../../../llm/client.js';
 import type { PlannedPrompt } from './plan.js';
 
 /** The judge's instructions: a strict JSON verdict on one answer against one criterion. */
@@ -38,7 +39,7 @@ export function llmJudge(llm: LlmConfig | undefined, signal: AbortSignal): Judge
 
 /** What scoring needs for one run: the agent's system prompt, the guard detectors, the judge if any. */
 export function scoringContext(llm: LlmConfig | undefined, systemPrompt: string | null, signal: AbortSignal): ScoringContext {
-  const completer = llm === undefined ? undefined : llmCompleter(llm);
+  const completer = detectorLlm(llm);
   const judge = llmJudge(llm, signal);
   return {
     systemPrompt,
