@@ -145,6 +145,7 @@ describe('an evaluation against a compliant and a refusing agent', () => {
     expect(res.body).toContain('<svg');
     expect(res.body).toContain('Pushover');
     expect(res.body).not.toMatch(/<script|src="http/i);
+    expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-.*frame-ancestors 'none'$/);
     expect(res.body).not.toContain(AGENT_KEY);
     const again = await call('GET', `/v1/evaluation-results/${badRun.evaluation_id}/report.html`);
     expect(again.body).toBe(res.body);

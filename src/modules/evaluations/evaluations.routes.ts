@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { REPORT_CSP } from '../../evaluation/report/index.js';
 import { errorResponses } from '../../http/schemas.js';
 import {
   CompletedListQuery,
@@ -37,14 +38,14 @@ const resultTags = ['Diamond', 'evaluation-results'];
 const summaryTags = ['Diamond', 'evaluation-summaries'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
-/** A report is a page of its own: nothing but its inline styles and pictures may load. */
-const REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The report's own policy (its one stylesheet, by hash; nothing else), and no framing: a header can say that, a meta tag cannot. */
+const REPORT_HEADER_CSP = `${REPORT_CSP}; frame-ancestors 'none'`;
 
 const sendHtml = (reply: FastifyReply, report: { html: string; fileName: string }) =>
   reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('content-disposition', `inline; filename="${report.fileName}"`)
-    .header('content-security-policy', REPORT_CSP)
+    .header('content-security-policy', REPORT_HEADER_CSP)
     .send(report.html);
 
 const sendPdf = (reply: FastifyReply, report: { pdf: Buffer; fileName: string }) =>
