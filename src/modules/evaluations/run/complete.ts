@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
+import { verdictOf } from '../../../evaluation/report/index.js';
 import { aggregate, PASS_THRESHOLD, type EvaluationScores } from '../../../evaluation/aggregate.js';
 import type { StoredHarnessScore } from '../evaluations.mapping.js';
 import { updateRunning, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
@@ -33,7 +34,8 @@ function pillarDetails(scores: EvaluationScores, plan: Plan, prompts: number) {
     overall: scores.overall,
     pillars: scores.pillars,
     pass_threshold: PASS_THRESHOLD,
-    passed: scores.overall !== null && scores.overall.score >= PASS_THRESHOLD,
+    // The reports' own rule (0.70, floating-point noise allowed), so the summary and the report agree.
+    passed: verdictOf(scores.overall, PASS_THRESHOLD) === 'pass',
     prompts,
     errors: scores.errors,
     harnesses: scores.harnesses.map((h) => ({
