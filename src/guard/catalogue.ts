@@ -11,7 +11,7 @@ import { factCheckLlm, genericLlm, hallucinationLlm, moderationLlm, securityLlm,
 import { moderationFlashtext } from './detectors/moderation-flashtext.js';
 import { policySections } from './detectors/policy-sections.js';
 import { privacyPresidio } from './detectors/privacy-presidio.js';
-import { promptInjection, SECURITY_ALIASES } from './detectors/prompt-injection.js';
+import { promptInjectionWarden, SECURITY_ALIASES } from './detectors/prompt-injection.js';
 import { keywordBanlist, maxLength } from './detectors/text-rules.js';
 import type { DetectorDefinition, GuardType } from './types.js';
 
@@ -19,7 +19,7 @@ import type { DetectorDefinition, GuardType } from './types.js';
 type AnyDefinition = DetectorDefinition<unknown>;
 
 const DEFINITIONS: readonly AnyDefinition[] = [
-  promptInjection,
+  promptInjectionWarden,
   encodingHeuristics,
   securityLlm,
   moderationFlashtext,

@@ -1,32 +1,167 @@
-// placeholder: replaced by the guard-security branch at merge
-import { clean, type DetectorDefinition, GuardConfigError } from '../types.js';
+/**
+ * `prompt-injection-warden`: prompt injections and jailbreaks, offline. Weighted rules over the
+ * normalised text (injection-rules.ts) combined with a small logistic-regression classifier
+ * trained on Warden's own data (injection-classifier.ts); encoded payloads are decoded
+ * (decodeLayers) and judged like plain text, and string-splitting tricks are reassembled. Long
+ * texts are read in bounded windows. Dome's model-based security methods are served by this
+ * detector under their own ids (SECURITY_ALIASES) so existing Dome configurations load unchanged.
+ */
+import { GuardConfigError, type DetectionResult, type DetectorDefinition } from '../types.js';
+import { decodeLayers, type DecodedLayer } from './decode-layers.js';
+import { classify } from './injection-classifier.js';
+import { FEATURE_MAX_CHARS } from './injection-features.js';
+import { matchRules, ruleScore, type RuleMatch } from './injection-rules.js';
+import { normalizeForMatching, textWindows } from './text-normalize.js';
+import { reassembleSplitPayload } from './payload-splitting.js';
 
-/** Dome's model-based security ids, answered by this method (the real map comes with the guard-security branch). */
-export const SECURITY_ALIASES: Record<string, string> = {
-  'prompt-injection-deberta-v3-base': 'prompt-injection-warden',
-  'prompt-injection-deberta-finetuned-11122024': 'prompt-injection-warden',
-  'prompt-injection-mbert': 'prompt-injection-warden',
-  'prompt-injection-mbert-safeguard': 'prompt-injection-warden',
-  'prompt-injection-mbert-hybrid': 'prompt-injection-warden',
-  'security-promptguard': 'prompt-injection-warden',
-  'security-embeddings': 'prompt-injection-warden',
-  'jb-length-per-perplexity': 'prompt-injection-warden',
-  'jb-prefix-suffix-perplexity': 'prompt-injection-warden',
+export const PROMPT_INJECTION_ID = 'prompt-injection-warden';
+/** Tuned on Warden's own data (docs/guardrails.md, "Measured quality"). */
+export const DEFAULT_SCORE_THRESHOLD = 0.4;
+
+/** Windowing: a text longer than one window is read as at most MAX_WINDOWS overlapping windows. */
+export const WINDOW_CHARS = FEATURE_MAX_CHARS;
+export const WINDOW_OVERLAP = 1_000;
+export const MAX_WINDOWS = 12;
+
+export interface PromptInjectionParams {
+  score_threshold: number;
+}
+
+/** Parameters of Dome's model-based methods that mean nothing here (tokeniser windows, model choice). */
+const IGNORED_PARAMS = new Set([
+  'truncation', 'max_length', 'window_stride', 'engine', 'model', 'model_id', 'in_mem', 'batch_size', 'stride_length', 'device',
+  'prefix_threshold', 'suffix_threshold', 'prefix_length', 'suffix_length',
+]);
+
+function threshold(value: unknown, key: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw new GuardConfigError([key], `${key} must be a number between 0 and 1`);
+  }
+  return value;
+}
+
+/**
+ * Reads `score_threshold` (or Dome's `threshold`, when it is a probability) and tolerates the
+ * documented parameters of the Dome methods aliased here (the catalogue drops an alias's model
+ * settings, its thresholds included, before this runs: they are on another model's scale).
+ */
+export function parsePromptInjectionParams(raw: Record<string, unknown>): PromptInjectionParams {
+  const unknown = Object.keys(raw).filter((k) => k !== 'score_threshold' && k !== 'threshold' && !IGNORED_PARAMS.has(k));
+  if (unknown.length > 0) throw new GuardConfigError([unknown[0] as string], `unknown parameter(s): ${unknown.join(', ')}`);
+  let value: number | undefined;
+  if (raw.score_threshold !== undefined && raw.score_threshold !== null) value = threshold(raw.score_threshold, 'score_threshold');
+  else if (typeof raw.threshold === 'number' && raw.threshold >= 0 && raw.threshold <= 1) value = raw.threshold;
+  // A perplexity `threshold` (e.g. 89.79) is on another scale: ignored like the model parameters.
+  else if (raw.threshold !== undefined && raw.threshold !== null && typeof raw.threshold !== 'number') threshold(raw.threshold, 'threshold');
+  if (value === undefined) value = DEFAULT_SCORE_THRESHOLD;
+  return { score_threshold: value };
+}
+
+interface WindowVerdict {
+  score: number;
+  classifier: number;
+  rules: RuleMatch[];
+  decoded: Array<{ encoding: string; excerpt: string; score: number }>;
+}
+
+const EXCERPT_CHARS = 160;
+
+/** Rules and classifier on one normalised text. */
+function judge(normalized: string): { score: number; classifier: number; rules: RuleMatch[] } {
+  const rules = matchRules(normalized);
+  const classifier = classify(normalized);
+  const r = ruleScore(rules);
+  return { score: 1 - (1 - r) * (1 - classifier), classifier, rules };
+}
+
+/** A decoded or reassembled text counts on evidence, not on the classifier alone (unreliable on a few words). */
+function hasEvidence(v: { classifier: number; rules: RuleMatch[] }, text: string): boolean {
+  return v.rules.some((m) => m.weight >= 0.3) || (v.classifier >= 0.85 && text.length >= 60);
+}
+
+function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
+  const base = judge(normalizeForMatching(window));
+  const rules = [...base.rules];
+  const decoded: WindowVerdict['decoded'] = [];
+  let score = base.score;
+
+  // What an encoding hides is judged as if it were plain text; leetspeak is already folded.
+  const layers: DecodedLayer[] = decodeLayers(window).filter((l) => l.encoding !== 'leetspeak');
+  for (const layer of layers) {
+    const v = judge(normalizeForMatching(layer.text));
+    decoded.push({ encoding: layer.encoding, excerpt: layer.text.slice(0, EXCERPT_CHARS), score: Number(v.score.toFixed(4)) });
+    if (v.score >= scoreThreshold && hasEvidence(v, layer.text)) {
+      rules.push({ id: `encoded.${layer.encoding}`, family: 'encoded_payload', weight: Math.min(0.95, v.score) });
+    }
+  }
+
+  const split = reassembleSplitPayload(window);
+  if (split !== undefined) {
+    const v = judge(normalizeForMatching(split.text));
+    decoded.push({ encoding: 'payload_splitting', excerpt: split.text.slice(0, EXCERPT_CHARS), score: Number(v.score.toFixed(4)) });
+    if (v.score >= scoreThreshold && hasEvidence(v, split.text)) {
+      rules.push({ id: 'split.reassembled', family: 'payload_splitting', weight: Math.min(0.95, v.score) });
+    } else if (split.hasInstructionCue) {
+      rules.push({ id: 'split.assemble_and_run', family: 'payload_splitting', weight: 0.35 });
+    }
+  }
+
+  if (rules.length > base.rules.length) score = 1 - (1 - ruleScore(rules)) * (1 - base.classifier);
+  return { score, classifier: base.classifier, rules, decoded };
+}
+
+export function detectPromptInjection(text: string, params: PromptInjectionParams): DetectionResult {
+  const { windows, scannedChars, truncated } = textWindows(text, WINDOW_CHARS, WINDOW_OVERLAP, MAX_WINDOWS);
+  let best: WindowVerdict = { score: 0, classifier: 0, rules: [], decoded: [] };
+  let bestIndex = 0;
+  const families = new Set<string>();
+  const ruleIds = new Set<string>();
+  windows.forEach((w, i) => {
+    const v = judgeWindow(w, params.score_threshold);
+    for (const m of v.rules) {
+      families.add(m.family);
+      ruleIds.add(m.id);
+    }
+    if (v.score > best.score || i === 0) {
+      best = v;
+      bestIndex = i;
+    }
+  });
+  const score = Number(best.score.toFixed(4));
+  const hit = score >= params.score_threshold;
+  const details: Record<string, unknown> = {
+    families: [...families].sort(),
+    rules: [...ruleIds].sort(),
+    classifier_probability: Number(best.classifier.toFixed(4)),
+    threshold: params.score_threshold,
+    windows: windows.length,
+    window_index: bestIndex,
+    scanned_chars: scannedChars,
+    truncated,
+  };
+  if (best.decoded.length > 0) details.decoded = best.decoded;
+  return { hit, score, label: hit ? 'flagged' : 'clean', details };
+}
+
+export const promptInjectionWarden: DetectorDefinition<PromptInjectionParams> = {
+  id: PROMPT_INJECTION_ID,
+  type: 'security',
+  description:
+    'Prompt injections and jailbreaks (overrides, personas, prompt extraction, fake turns, split or encoded payloads; 10 languages): rules + local classifier',
+  parseParams: (raw) => parsePromptInjectionParams(raw),
+  detect: (text, params) => detectPromptInjection(text, params),
 };
 
-const PHRASES = /\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the\s+)?(?:previous|prior|above)\s+(?:instructions|rules|prompts)\b|\b(?:print|reveal|show)\s+(?:me\s+)?your\s+system\s+prompt\b/i;
-
-export const promptInjection: DetectorDefinition<Record<string, never>> = {
-  id: 'prompt-injection-warden',
-  type: 'security',
-  description: 'Prompt injection and jailbreak phrases (placeholder keyword implementation).',
-  parseParams(raw) {
-    const key = Object.keys(raw)[0];
-    if (key !== undefined) throw new GuardConfigError([key], `unknown parameter '${key}'`, 'extra_forbidden');
-    return {};
-  },
-  detect(text) {
-    const match = PHRASES.exec(text.slice(0, 100_000));
-    return match ? { hit: true, score: 1, label: 'flagged', details: { matched: 'injection phrase' } } : clean();
-  },
+/**
+ * Vijil Dome's model-based security methods that do the same job, served by this detector so real
+ * Dome configurations load unchanged. Value: the Warden method that serves them.
+ */
+export const SECURITY_ALIASES: Readonly<Record<string, string>> = {
+  'prompt-injection-deberta-v3-base': PROMPT_INJECTION_ID,
+  'prompt-injection-deberta-finetuned-11122024': PROMPT_INJECTION_ID,
+  'prompt-injection-mbert': PROMPT_INJECTION_ID,
+  'security-promptguard': PROMPT_INJECTION_ID,
+  'security-embeddings': PROMPT_INJECTION_ID,
+  'jb-length-per-perplexity': PROMPT_INJECTION_ID,
+  'jb-prefix-suffix-perplexity': PROMPT_INJECTION_ID,
 };
