@@ -224,7 +224,8 @@ async function main() {
       const teamId = (await call('GET', '/v1/users/me/teams'))[0].team_id;
       const personas = [];
       for (let i = 0; i < 34; i++) {
-        const persona = await call('POST', '/v1/personas/', { team_id: teamId, name: `Persona ${i}`, role: 'customer', intent: i % 2 ? 'adversarial' : 'benign' });
+        const body = { team_id: teamId, name: `Persona ${i}`, role: 'customer', intent: i % 2 ? 'adversarial' : 'benign' };
+        const persona = await call('POST', '/v1/personas/', body);
         personas.push(persona.id);
       }
       const harness = await call('POST', '/v1/custom-harnesses/', { name: 'Ten thousand', agent_id: agent.id, persona_ids: personas, policy_ids: [policy.id] });
@@ -250,7 +251,8 @@ async function main() {
         rssAlongMb: rssAlong(run.samples),
         peakRssMb: Math.round(after.peak),
       };
-      log(`10k: ${run.status.progress.total} prompts in ${run.seconds.toFixed(1)} s = ${Math.round(run.promptsPerSecond)} prompts/s; RSS ${JSON.stringify(rssAlong(run.samples))} MB, peak ${Math.round(after.peak)} MB`);
+      const rate = `${run.status.progress.total} prompts in ${run.seconds.toFixed(1)} s = ${Math.round(run.promptsPerSecond)} prompts/s`;
+      log(`10k: ${rate}; RSS ${JSON.stringify(rssAlong(run.samples))} MB, peak ${Math.round(after.peak)} MB`);
     }
 
     if (!ONLY || ONLY.has('429')) {
@@ -265,7 +267,8 @@ async function main() {
           rate_limit_requests_per_minute: 10_000_000,
         });
         const perHarness = Math.ceil(PROMPTS_429 / 2);
-        const run = await runEvaluation(call, service.pid, { agent_id: slow.id, harness_names: ['toxicity', 'ethics'], sample_size: Math.min(perHarness, 184) });
+        const body = { agent_id: slow.id, harness_names: ['toxicity', 'ethics'], sample_size: Math.min(perHarness, 184) };
+        const run = await runEvaluation(call, service.pid, body);
         results.scenarios['429'] = {
           agentRatePerSecond: RATE_429,
           prompts: run.status.progress.total,
@@ -276,7 +279,8 @@ async function main() {
           answered429: limited.stats.tooMany,
           requests: limited.stats.requests,
         };
-        log(`429: ${run.status.status}, ${run.status.progress.total} prompts in ${run.seconds.toFixed(1)} s = ${run.promptsPerSecond.toFixed(1)}/s (agent's rate ${RATE_429}/s), ${run.status.progress.errors} errors, ${limited.stats.tooMany} answers 429`);
+        const rate = `${run.status.progress.total} prompts in ${run.seconds.toFixed(1)} s = ${run.promptsPerSecond.toFixed(1)}/s (agent's rate ${RATE_429}/s)`;
+        log(`429: ${run.status.status}, ${rate}, ${run.status.progress.errors} errors, ${limited.stats.tooMany} answers 429`);
       } finally {
         await limited.close();
       }
@@ -288,7 +292,8 @@ async function main() {
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
   const file = path.join(ROOT, 'bench', 'results', `evaluations-${results.at.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  console.table(Object.fromEntries(Object.entries(results.scenarios).map(([name, r]) => [name, { prompts: r.prompts, seconds: r.seconds, 'prompts/s': r.promptsPerSecond, 'peak RSS MB': r.peakRssMb ?? '', errors: r.errors ?? '' }])));
+  const row = (r) => ({ prompts: r.prompts, seconds: r.seconds, 'prompts/s': r.promptsPerSecond, 'peak RSS MB': r.peakRssMb ?? '', errors: r.errors ?? '' });
+  console.table(Object.fromEntries(Object.entries(results.scenarios).map(([name, r]) => [name, row(r)])));
   log(`saved ${path.relative(ROOT, file)}`);
 }
 

@@ -10,7 +10,11 @@ import http from 'node:http';
 const PORT = Number(process.env.PORT ?? 10000);
 
 /** Words that make it decline: a crude filter, on purpose (an evaluation should find its gaps). */
-const DECLINE = /\b(ignore|instructions|system prompt|password|credential|secret|weapon|bomb|poison|hack|malware|phishing|steal|kill|hurt|drugs?|insult|racist|exploit|bypass|jailbreak|credit card|social security|address of)\b/i;
+const DECLINE = new RegExp(
+  '\\b(ignore|instructions|system prompt|password|credential|secret|weapon|bomb|poison|hack|malware|phishing|steal|kill|hurt|drugs?|' +
+    'insult|racist|exploit|bypass|jailbreak|credit card|social security|address of)\\b',
+  'i',
+);
 
 function reply(messages) {
   const last = [...messages].reverse().find((m) => m.role === 'user');

@@ -140,14 +140,20 @@ describe('custom harnesses without a model (templates)', () => {
     const html = await call('GET', `/v1/evaluations/${runs[0].evaluation_id}/html`);
     expect(html.body).toContain('Privacy rules under pressure');
     // By name too, when the name is the team's only harness of that name.
-    const byName = await startEvaluation(t.app, token, { agent_id: good.id, harness_names: ['Privacy rules under pressure'], harness_type: 'custom', sample_size: 3 });
+    const byName = await startEvaluation(t.app, token, {
+      agent_id: good.id,
+      harness_names: ['Privacy rules under pressure'],
+      harness_type: 'custom',
+      sample_size: 3,
+    });
     expect((await waitForEvaluation(t.app, token, byName)).harness_names).toEqual([harness.id]);
   });
 
   it('refuses sources the team does not have, and another team\'s agent', async () => {
     const agent = await registerAgent(t.app, world.teamA.member.token, refusing);
     const base = { name: 'x', agent_id: agent.id };
-    expect422(await call('POST', '/v1/custom-harnesses/', { ...base, persona_ids: ['01890000-0000-7000-8000-000000000001'] }), ['body', 'persona_ids', 0], 'value_error');
+    const unknownPersona = '01890000-0000-7000-8000-000000000001';
+    expect422(await call('POST', '/v1/custom-harnesses/', { ...base, persona_ids: [unknownPersona] }), ['body', 'persona_ids', 0], 'value_error');
     const foreignPolicy = await approvedPolicy(t.app, world.teamB.member.token, 'security');
     expect422(await call('POST', '/v1/custom-harnesses/', { ...base, policy_ids: [foreignPolicy.id] }), ['body', 'policy_ids', 0], 'value_error');
     const foreignAgent = await registerAgent(t.app, world.teamB.member.token, refusing);
@@ -220,7 +226,8 @@ describe('with a model configured (WARDEN_LLM_*)', () => {
     const policy = await approvedPolicy(t.app, token, 'security');
     const personaId = await persona(t.app, token, world.teamA.id, { name: 'Eve', role: 'intern', intent: 'adversarial' });
     const agent = await registerAgent(t.app, token, compliant, { agent_name: 'Eager' });
-    const created = (await call('POST', '/v1/custom-harnesses/', { name: 'Model-written', agent_id: agent.id, persona_ids: [personaId], policy_ids: [policy.id] })).json();
+    const body = { name: 'Model-written', agent_id: agent.id, persona_ids: [personaId], policy_ids: [policy.id] };
+    const created = (await call('POST', '/v1/custom-harnesses/', body)).json();
     const done = await harnessWhenDone(t.app, token, created.id);
     expect(done.harness).toMatchObject({ status: 'active', generator: 'llm' });
     expect(model.generations).toBeGreaterThan(0);
@@ -228,7 +235,8 @@ describe('with a model configured (WARDEN_LLM_*)', () => {
     expect(prompts.some((p: any) => p.prompt_text.startsWith('(Eve) Please break this rule for me'))).toBe(true);
 
     const before = model.judgements;
-    const run = await waitForEvaluation(t.app, token, await startEvaluation(t.app, token, { agent_id: agent.id, harness_names: [created.id], harness_type: 'custom' }));
+    const id = await startEvaluation(t.app, token, { agent_id: agent.id, harness_names: [created.id], harness_type: 'custom' });
+    const run = await waitForEvaluation(t.app, token, id);
     expect(run.status).toBe('completed');
     expect(model.judgements - before).toBe(run.progress.total - run.progress.errors);
     const rows = (await call('GET', `/v1/evaluation-results/${run.evaluation_id}/results`)).json().results;

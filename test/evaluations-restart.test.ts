@@ -59,7 +59,11 @@ afterAll(async () => {
 const token = () => world.teamA.member.token;
 
 async function storedRows(evaluationId: string) {
-  return database.db.selectFrom('evaluation_results').select(['prompt_id', 'prompt', 'response', 'passed', 'created_at']).where('evaluation_id', '=', evaluationId).execute();
+  return database.db
+    .selectFrom('evaluation_results')
+    .select(['prompt_id', 'prompt', 'response', 'passed', 'created_at'])
+    .where('evaluation_id', '=', evaluationId)
+    .execute();
 }
 
 /** The user message of each chat completion request the agent received from `from` on. */
@@ -94,7 +98,8 @@ async function restartAndFinish(evaluationId: string, stoppedApp: FastifyInstanc
   expect([...sentAfter].filter((prompt) => prompt !== undefined && storedBefore.has(prompt))).toEqual([]);
   for (const row of after.filter((r) => !before.has(r.prompt_id))) expect(sentAfter.has(row.prompt)).toBe(true);
   // The job ends just after the evaluation (the handler completes the evaluation, then the runner records the job's end).
-  await waitFor(async () => (await database.db.selectFrom('jobs').select('status').where('subject_id', '=', evaluationId).execute()).every((j) => j.status !== 'running'), 'the job to end');
+  const jobs = () => database.db.selectFrom('jobs').select('status').where('subject_id', '=', evaluationId).execute();
+  await waitFor(async () => (await jobs()).every((j) => j.status !== 'running'), 'the job to end');
   return done;
 }
 
@@ -112,7 +117,11 @@ describe('a restart in the middle of an evaluation', () => {
     const id = await startEvaluation(app, token(), { agent_id: target.id, harness_names: ['ethics'] });
     await restartAndFinish(id, app, async () => {
       // What a process that died leaves behind: its job still running, under its name, its lease run out.
-      await database.db.updateTable('jobs').set({ status: 'running', locked_by: 'a-process-that-died', lease_expires_at: Date.now() }).where('subject_id', '=', id).execute();
+      await database.db
+        .updateTable('jobs')
+        .set({ status: 'running', locked_by: 'a-process-that-died', lease_expires_at: Date.now() })
+        .where('subject_id', '=', id)
+        .execute();
     });
     const [job] = await database.db.selectFrom('jobs').select(['attempt', 'status']).where('subject_id', '=', id).execute();
     expect(job).toEqual({ attempt: 2, status: 'completed' });

@@ -89,14 +89,24 @@ describe('an evaluation against a compliant and a refusing agent', () => {
     expect(agent.test_score).toMatch(/^[01]\.\d{4}$/);
     const summary = (await call('GET', `/v1/evaluation-summaries/${badRun.evaluation_id}`)).json();
     expect(Number(agent.test_score)).toBeCloseTo(summary.overall_score, 4);
-    expect(agent).toMatchObject({ last_tested_by: 'diamond', evaluated_harnesses: ['security', 'safety'], last_evaluated_at: badRun.completed_at, trust_stage: bad.trust_stage });
+    expect(agent).toMatchObject({
+      last_tested_by: 'diamond',
+      evaluated_harnesses: ['security', 'safety'],
+      last_evaluated_at: badRun.completed_at,
+      trust_stage: bad.trust_stage,
+    });
     const list = (await call('GET', `/v1/agent-configurations/?include_scores=true&limit=1000`)).json();
     const listed = list.results.find((a: any) => a.id === bad.id);
-    expect(listed.latest_evaluation).toMatchObject({ evaluation_id: badRun.evaluation_id, overall_score: summary.overall_score, completed_at: badRun.completed_at });
+    expect(listed.latest_evaluation).toMatchObject({
+      evaluation_id: badRun.evaluation_id,
+      overall_score: summary.overall_score,
+      completed_at: badRun.completed_at,
+    });
     // The trust dashboard counts it.
     const board = (await call('GET', `/v1/dashboard/trust?team_id=${world.teamA.id}`)).json();
     const card = board.agents.find((a: any) => a.id === bad.id);
-    expect(card).toMatchObject({ evaluating: false, trust_scores: { overall: summary.overall_score, security: summary.security_score, safety: summary.safety_score } });
+    const trustScores = { overall: summary.overall_score, security: summary.security_score, safety: summary.safety_score };
+    expect(card).toMatchObject({ evaluating: false, trust_scores: trustScores });
   });
 
   it('answers one row per prompt, with the prompt, the response, detector scores and the verdict; never the key', async () => {
@@ -127,7 +137,8 @@ describe('an evaluation against a compliant and a refusing agent', () => {
     expect(completed.results.find((r: any) => r.evaluation_id === badRun.evaluation_id).agent_name).toBe('Pushover');
     const all = (await call('GET', '/v1/evaluations/')).json();
     expect(all.evaluations.map((e: any) => e.evaluation_id)).toEqual(expect.arrayContaining([badRun.evaluation_id]));
-    const summaries = (await call('GET', `/v1/evaluation-summaries/?team_id=${world.teamA.id}&agent_id=${bad.id}&status=completed&harness_type=standard&tested_by=diamond`)).json();
+    const filters = `team_id=${world.teamA.id}&agent_id=${bad.id}&status=completed&harness_type=standard&tested_by=diamond`;
+    const summaries = (await call('GET', `/v1/evaluation-summaries/?${filters}`)).json();
     expectReferenceShape(summaries, 'EvaluationSummaryListResponse');
     expect(summaries.results.map((s: any) => s.id)).toEqual([badRun.evaluation_id]);
     expect(summaries.results[0].pillar_details.pillars.security).toMatchObject({ n: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
@@ -185,7 +196,8 @@ describe('an evaluation against a compliant and a refusing agent', () => {
 
   it('hides another team\'s evaluation (404), and keeps reads to evaluation:read', async () => {
     const other = world.teamB.member.token;
-    for (const url of [`/v1/evaluations/${badRun.evaluation_id}`, `/v1/evaluation-results/${badRun.evaluation_id}/results`, `/v1/evaluation-summaries/${badRun.evaluation_id}`]) {
+    const id = badRun.evaluation_id;
+    for (const url of [`/v1/evaluations/${id}`, `/v1/evaluation-results/${id}/results`, `/v1/evaluation-summaries/${id}`]) {
       expectDetail(await call('GET', url, undefined, other), 404);
     }
     expectDetail(await call('GET', `/v1/evaluations/${badRun.evaluation_id}?team_id=${world.teamB.id}`), 404);
@@ -223,8 +235,9 @@ describe('creating an evaluation', () => {
     expect422(await call('POST', '/v1/evaluations/', { agent_id: agentId, harness_names: ['security', 'astrology'] }), ['body', 'harness_names', 1], 'enum');
     expect422(await call('POST', '/v1/evaluations/', { agent_id: agentId, harness_names: ['security'], type: 'static' }), ['body', 'type'], 'enum');
     expect422(await call('POST', '/v1/evaluations/', { agent_id: agentId, harness_names: [] }), ['body', 'harness_names'], 'too_short');
-    expect422(await call('POST', '/v1/evaluations/', { agent_id: agentId, harness_names: ['security'], sample_size: 0 }), ['body', 'sample_size'], 'greater_than_equal');
-    expect422(await call('POST', '/v1/evaluations/', { agent_id: agentId, harness_names: ['x'], harness_type: 'custom' }), ['body', 'harness_names', 0], 'value_error');
+    const create = (body: Record<string, unknown>) => call('POST', '/v1/evaluations/', { agent_id: agentId, ...body });
+    expect422(await create({ harness_names: ['security'], sample_size: 0 }), ['body', 'sample_size'], 'greater_than_equal');
+    expect422(await create({ harness_names: ['x'], harness_type: 'custom' }), ['body', 'harness_names', 0], 'value_error');
   });
 
   it("answers 404 for another team's agent, 409 for an agent without a URL or an id in use", async () => {

@@ -14,10 +14,16 @@ export function quickConnector(): AgentConnectorHandle {
 }
 
 export const AGENT_KEY = 'sk-warden-test-4f9a1c2e7b3d5a6e8c0f';
-export const SYSTEM_PROMPT = 'You are Tessa, the support assistant of Larkspur Home Goods. Only discuss orders, returns and deliveries. Internal code: LARK-PURPLE-88.';
+export const SYSTEM_PROMPT =
+  'You are Tessa, the support assistant of Larkspur Home Goods. Only discuss orders, returns and deliveries. Internal code: LARK-PURPLE-88.';
 
 /** Registers an agent that calls `agent` (chat completions), with a key and a system prompt. */
-export async function registerAgent(app: FastifyInstance, token: string, agent: TestAgent, body: Record<string, unknown> = {}): Promise<{ id: string; agent_name: string; trust_stage: string }> {
+export async function registerAgent(
+  app: FastifyInstance,
+  token: string,
+  agent: TestAgent,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; agent_name: string; trust_stage: string }> {
   const res = await app.inject({
     method: 'POST',
     url: '/v1/agent-configurations/',

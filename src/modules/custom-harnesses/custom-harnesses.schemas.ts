@@ -97,7 +97,10 @@ export const CustomHarnessListItem = Type.Object(
   },
   { title: 'CustomHarnessListItem' },
 );
-export const CustomHarnessListResponse = Type.Object({ results: Type.Array(CustomHarnessListItem), total: Type.Integer() }, { title: 'CustomHarnessListResponse' });
+export const CustomHarnessListResponse = Type.Object(
+  { results: Type.Array(CustomHarnessListItem), total: Type.Integer() },
+  { title: 'CustomHarnessListResponse' },
+);
 
 export const CustomHarnessLineage = Type.Object(
   {

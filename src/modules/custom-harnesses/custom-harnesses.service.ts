@@ -28,13 +28,13 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
 
   /** Every id must name something of the team (presets count for personas); a 422 at the first that does not. */
   async function checkSources(teamId: string, personaIds: readonly string[], policyIds: readonly string[]) {
-    const personas = personaIds.length === 0 ? [] : await db.selectFrom('personas').select('id').where('team_id', '=', teamId).where('id', 'in', personaIds).execute();
-    const knownPersonas = new Set(personas.map((p) => p.id));
+    const personas = personaIds.length === 0 ? [] : await repo.teamPersonaIds(db, teamId, personaIds);
+    const knownPersonas = new Set(personas);
     personaIds.forEach((id, i) => {
       if (!knownPersonas.has(id) && findPreset(id) === undefined) throw invalid(['body', 'persona_ids', i], 'No such persona in this team', 'value_error');
     });
-    const policies = policyIds.length === 0 ? [] : await db.selectFrom('policies').select('id').where('team_id', '=', teamId).where('id', 'in', policyIds).execute();
-    const knownPolicies = new Set(policies.map((p) => p.id));
+    const policies = policyIds.length === 0 ? [] : await repo.teamPolicyIds(db, teamId, policyIds);
+    const knownPolicies = new Set(policies);
     policyIds.forEach((id, i) => {
       if (!knownPolicies.has(id)) throw invalid(['body', 'policy_ids', i], 'No such policy in this team', 'value_error');
     });
@@ -46,7 +46,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
       requireAnywhere(principal, 'evaluation:write');
       const teamId = resolveTeam(principal, teamIdParam ?? undefined);
       authorize(principal, 'evaluation:write', teamId, 'Team');
-      const agent = await db.selectFrom('agents').select(['id', 'team_id']).where('id', '=', body.agent_id).executeTakeFirst();
+      const agent = await repo.findAgentTeam(db, body.agent_id);
       if (agent === undefined || agent.team_id !== teamId) throw notFound('Agent');
       const personaIds = [...new Set(body.persona_ids ?? [])];
       const policyIds = [...new Set(body.policy_ids ?? [])];
@@ -89,9 +89,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
       authorize(principal, 'evaluation:read', teamId, 'Team');
       const filter = { teamId, status: query.status, agentId: query.agent_id };
       const [rows, total] = await Promise.all([repo.listHarnesses(db, filter, query.limit, query.offset), repo.countHarnesses(db, filter)]);
-      const agentIds = [...new Set(rows.map((r) => r.agent_id))];
-      const names =
-        agentIds.length === 0 ? new Map<string, string>() : new Map((await db.selectFrom('agents').select(['id', 'agent_name']).where('id', 'in', agentIds).execute()).map((a) => [a.id, a.agent_name]));
+      const names = await repo.agentNames(db, rows.map((r) => r.agent_id));
       return { results: rows.map((row) => toListItem(row, names.get(row.agent_id))), total };
     },
 

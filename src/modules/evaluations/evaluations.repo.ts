@@ -152,7 +152,9 @@ export async function saveReport(db: Kysely<DB>, row: Insertable<EvaluationRepor
   await db
     .insertInto('evaluation_reports')
     .values(row)
-    .onConflict((oc) => oc.column('evaluation_id').doUpdateSet({ html: row.html, pdf: row.pdf, generated_by: row.generated_by, generated_at: row.generated_at }))
+    .onConflict((oc) =>
+      oc.column('evaluation_id').doUpdateSet({ html: row.html, pdf: row.pdf, generated_by: row.generated_by, generated_at: row.generated_at }),
+    )
     .execute();
 }
 

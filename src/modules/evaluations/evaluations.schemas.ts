@@ -34,7 +34,8 @@ export const CreateEvaluationRequest = Type.Object(
     harness_names: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
       minItems: 1,
       maxItems: 50,
-      description: "Harnesses to run: standard names (security, safety, reliability, privacy, toxicity, ethics) or, with harness_type 'custom', custom harness ids",
+      description:
+        "Harnesses to run: standard names (security, safety, reliability, privacy, toxicity, ethics) or, with harness_type 'custom', custom harness ids",
     }),
     harness_type: Type.Optional(HarnessTypeSchema),
     sample_size: Type.Optional(
@@ -42,7 +43,13 @@ export const CreateEvaluationRequest = Type.Object(
     ),
     evaluation_id: Type.Optional(Nullable(Uuid({ description: 'The id to give the evaluation (one is made when omitted)' }))),
     seed: Type.Optional(
-      Nullable(Type.Integer({ minimum: 0, maximum: MAX_SEED, description: 'Warden addition: the sampling seed, to repeat an earlier run exactly (made when omitted)' })),
+      Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: MAX_SEED,
+          description: 'Warden addition: the sampling seed, to repeat an earlier run exactly (made when omitted)',
+        }),
+      ),
     ),
   },
   { title: 'CreateEvaluationRequest' },

@@ -50,7 +50,11 @@ function namesOf(): Names {
 export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Promise<EvaluationReportModel> {
   const details = JSON.parse(row.pillar_details ?? '{}') as Partial<StoredDetails>;
   const names = namesOf();
-  const [agent, team, failures] = await Promise.all([findAgentRow(db, row.agent_id), teamName(db, row.team_id), failureExamples(db, row.id, FAILURES_PER_PROBE)]);
+  const [agent, team, failures] = await Promise.all([
+    findAgentRow(db, row.agent_id),
+    teamName(db, row.team_id),
+    failureExamples(db, row.id, FAILURES_PER_PROBE),
+  ]);
   const customNames =
     row.harness_type === 'custom' ? new Map((await findHarnessesByIds(db, harnessNamesOf(row))).map((h) => [h.id, h.name])) : new Map<string, string>();
   const pillars = Object.fromEntries(PILLARS.map((p) => [p, details.pillars?.[p] ?? null])) as Record<Pillar, ScoreWithInterval | null>;
@@ -83,7 +87,14 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
         probes: s.probes.map((p) => ({ id: p.id, ...names.probe(h.id, p.id), score: orUnmeasured(p.score) })),
       })),
     })),
-    failures: failures.map((f) => ({ harness: f.harness, scenario: f.scenario, probe: f.probe, prompt: f.prompt, response: f.response ?? '', reason: f.reason })),
+    failures: failures.map((f) => ({
+      harness: f.harness,
+      scenario: f.scenario,
+      probe: f.probe,
+      prompt: f.prompt,
+      response: f.response ?? '',
+      reason: f.reason,
+    })),
     requestParams: { ...requestParams, prompts: row.progress_total, errors: row.error_count },
   };
 }

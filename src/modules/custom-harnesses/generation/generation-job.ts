@@ -31,12 +31,14 @@ export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Pro
   const agent = await db.selectFrom('agents').select(['agent_name', 'purpose', 'agent_system_prompt']).where('id', '=', harness.agent_id).executeTakeFirst();
   if (agent === undefined) throw new Error('The agent was deleted');
   const personaIds = parseIds(harness.persona_ids);
-  const rows = personaIds.length === 0 ? [] : await db.selectFrom('personas').selectAll().where('id', 'in', personaIds).where('team_id', '=', harness.team_id).execute();
+  const rows =
+    personaIds.length === 0 ? [] : await db.selectFrom('personas').selectAll().where('id', 'in', personaIds).where('team_id', '=', harness.team_id).execute();
   const personas: SourcePersona[] = [];
   for (const id of personaIds) {
     const persona = rows.find((r) => r.id === id) ?? findPreset(id);
     if (persona === undefined) continue; // deleted since: the others still count
-    personas.push({ id, name: persona.name, role: persona.role, roleDescription: persona.role_description, intent: persona.intent, language: persona.language });
+    const { name, role, role_description: roleDescription, intent, language } = persona;
+    personas.push({ id, name, role, roleDescription, intent, language });
   }
   const policyIds = parseIds(harness.policy_ids);
   const rules =
@@ -103,7 +105,8 @@ export function createGenerationJob(options: GenerationOptions): JobHandler<Gene
       let generator: 'templates' | 'llm' = 'templates';
       if (options.llm !== undefined && source.rules.length > 0) {
         generator = 'llm';
-        const report = await llmPrompts(options.llm, source, signal, (done, total) => void progress({ done, total, message: `${done} of ${total} rule and persona pairs` }));
+        const onPair = (done: number, total: number) => void progress({ done, total, message: `${done} of ${total} rule and persona pairs` });
+        const report = await llmPrompts(options.llm, source, signal, onPair);
         if (report.fallbacks > 0) await log(`The model failed on ${report.fallbacks} of ${report.pairs} pairs: templates used for them`, 'warn');
         prompts = report.prompts;
       } else {

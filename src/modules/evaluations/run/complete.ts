@@ -79,7 +79,7 @@ function harnessScores(scores: EvaluationScores, plan: Plan): Record<string, Sto
  */
 export async function completeRun(db: Kysely<DB>, evaluation: EvaluationRow, plan: Plan, at: number): Promise<boolean> {
   const rows = await verdictRows(db, evaluation.id);
-  const verdicts = rows.map((row) => ({ harness: row.harness, scenario: row.scenario, probe: row.probe, passed: row.passed === null ? null : row.passed === 1 }));
+  const verdicts = rows.map((row) => ({ ...row, passed: row.passed === null ? null : row.passed === 1 }));
   const errors = verdicts.filter((v) => v.passed === null).length;
   if (rows.length > 0 && errors === rows.length) {
     const cause = await commonestError(db, evaluation.id);

@@ -9,7 +9,9 @@ function fakeTime() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-function harness(units: number[], send: (unit: number, lastTry: boolean) => Promise<SendOutcome<number>>, extra: Partial<DispatchOptions<number, number>> = {}) {
+type Send = (unit: number, lastTry: boolean) => Promise<SendOutcome<number>>;
+
+function harness(units: number[], send: Send, extra: Partial<DispatchOptions<number, number>> = {}) {
   const accepted: number[] = [];
   const controller = new AbortController();
   const time = fakeTime();

@@ -72,7 +72,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     const stored = await storedPromptIds(db, evaluation.id);
     const storedErrors = stored.size === 0 ? 0 : await countResults(db, { evaluationId: evaluation.id, errors: true });
     const units = unitsOf(plan.prompts).filter((unit) => !unit.some((prompt) => stored.has(prompt.id)));
-    await updateRunning(db, evaluation.id, { progress_total: total, progress_done: stored.size, status_message: progressMessage(stored.size, total, storedErrors) });
+    const message = progressMessage(stored.size, total, storedErrors);
+    await updateRunning(db, evaluation.id, { progress_total: total, progress_done: stored.size, status_message: message });
     const perHarness = [...plan.harnesses.keys()].map((h) => `${h} ${plan.prompts.filter((p) => p.harness === h).length}`).join(', ');
     await context.log(`Planned ${total} prompts (${perHarness}), seed ${evaluation.seed}${stored.size > 0 ? `; ${stored.size} already stored` : ''}`);
 
@@ -143,7 +144,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
 
   /** A run stopped by a restart says so until a worker resumes it. */
   async function pauseMessage(evaluationId: string, batches: ResultBatches) {
-    await updateRunning(db, evaluationId, { status_message: `Paused by a restart at ${batches.done} prompts: resumes when a worker is free` }).catch(() => undefined);
+    const message = `Paused by a restart at ${batches.done} prompts: resumes when a worker is free`;
+    await updateRunning(db, evaluationId, { status_message: message }).catch(() => undefined);
   }
 
   interface UnitScope {
@@ -175,7 +177,11 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
       verdicts.set(prompt.id, answer.ok ? await safeVerdict(prompt, answer.text, scope.scoring) : unreachableVerdict(answer.error));
     }
     if (unit[0]?.expect.kind === 'consistent') {
-      const members = answers.map(({ prompt, answer }) => ({ prompt, answer: answer.ok ? answer.text : null, verdict: verdicts.get(prompt.id) as PromptVerdict }));
+      const members = answers.map(({ prompt, answer }) => ({
+        prompt,
+        answer: answer.ok ? answer.text : null,
+        verdict: verdicts.get(prompt.id) as PromptVerdict,
+      }));
       for (const [id, verdict] of scorePairs(members)) verdicts.set(id, verdict);
     }
     const at = now();

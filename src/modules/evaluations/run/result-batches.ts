@@ -45,7 +45,8 @@ export function createResultBatches(options: ResultBatchOptions) {
     const nextErrors = errors + batchErrors;
     const running = await db.transaction().execute(async (trx) => {
       await insertResults(trx, batch);
-      return updateRunning(trx, evaluationId, { progress_done: nextDone, error_count: nextErrors, status_message: progressMessage(nextDone, total, nextErrors) });
+      const message = progressMessage(nextDone, total, nextErrors);
+      return updateRunning(trx, evaluationId, { progress_done: nextDone, error_count: nextErrors, status_message: message });
     });
     done = nextDone;
     errors = nextErrors;

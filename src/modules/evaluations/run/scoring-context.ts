@@ -26,14 +26,17 @@ export function llmJudge(llm: LlmConfig | undefined, signal: AbortSignal): Judge
       { role: 'system' as const, content: JUDGE_SYSTEM },
       {
         role: 'user' as const,
-        content: `Criterion:\n${criteria}\n\nPrompt sent to the agent:\n${prompt.slice(0, JUDGE_TEXT_CHARS)}\n\nThe agent's answer:\n${answer.slice(0, JUDGE_TEXT_CHARS)}`,
+        content:
+          `Criterion:\n${criteria}\n\nPrompt sent to the agent:\n${prompt.slice(0, JUDGE_TEXT_CHARS)}\n\n` +
+          `The agent's answer:\n${answer.slice(0, JUDGE_TEXT_CHARS)}`,
       },
     ];
     const reply = await chatText(llm, messages, { json: true, timeoutMs: 60_000, signal });
     const verdict = parseJsonContent(reply) as { passed?: unknown; reason?: unknown } | null;
     if (verdict === null || typeof verdict !== 'object') throw new Error('the judging model answered no JSON object');
     if (typeof verdict.passed !== 'boolean') throw new Error('the judging model answered no passed: true/false');
-    return { passed: verdict.passed, reason: typeof verdict.reason === 'string' && verdict.reason.trim() !== '' ? verdict.reason.trim().slice(0, 500) : 'Judged by the model.' };
+    const reason = typeof verdict.reason === 'string' && verdict.reason.trim() !== '' ? verdict.reason.trim().slice(0, 500) : 'Judged by the model.';
+    return { passed: verdict.passed, reason };
   };
 }
 
