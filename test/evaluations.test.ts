@@ -252,8 +252,9 @@ describe('creating an evaluation', () => {
 });
 
 describe('agents that fail', () => {
-  it('completes against a flaky agent, its errors counted apart', async () => {
-    const flaky = await startTestAgent('flaky', { brain: 'refusing', failureRate: 0.9, seed: 3 });
+  it('completes against a flaky agent, its errors counted apart, the key in none of them', async () => {
+    // Its error bodies quote the Authorization header they got, as careless servers do.
+    const flaky = await startTestAgent('flaky', { brain: 'refusing', failureRate: 0.9, resetShare: 0, seed: 3, echoAuthorization: true });
     started.push(flaky);
     const agent = await registerAgent(t.app, token(), flaky);
     const run = await evaluate(agent.id, ['toxicity'], { sample_size: 30 });
@@ -264,6 +265,17 @@ describe('agents that fail', () => {
     const errored = rows.filter((r: any) => r.passed === null);
     expect(errored.length).toBe(run.progress.errors);
     expect(errored.every((r: any) => typeof r.error === 'string' && r.response === null)).toBe(true);
+    const logs = (await call('GET', `/v1/evaluations/${run.evaluation_id}/logs`)).json().logs as string;
+    expect(logs).toMatch(/warn/i);
+    for (const text of [JSON.stringify(rows), logs]) expect(text).not.toContain(AGENT_KEY);
+  });
+
+  it('evaluates an A2A agent', async () => {
+    const agent = await registerAgent(t.app, token(), refusing, { protocol: 'a2a', agent_url: refusing.a2aUrl, agent_name: 'Over A2A' });
+    const before = refusing.requests.length;
+    const run = await evaluate(agent.id, ['ethics'], { sample_size: 6 });
+    expect(run).toMatchObject({ status: 'completed', progress: { total: 6, errors: 0 } });
+    expect(refusing.requests.slice(before).every((r) => r.protocol === 'a2a')).toBe(true);
   });
 
   it('slows down to the rate of an agent that answers 429, and completes without errors', async () => {
