@@ -5,7 +5,7 @@ import { conflict, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { cancelJob, deleteJobsBySubject, enqueueJob, listJobLogs } from '../../jobs/index.js';
 import type { Principal } from '../auth/permissions.js';
-import { authorize, canSeeTeam, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { authorize, canSeeTeam, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { findRunnableHarnesses } from '../custom-harnesses/custom-harnesses.repo.js';
 import { loadEvaluation } from './access.js';
 import { toEvaluationItem, toEvaluationStatus } from './evaluations.mapping.js';
@@ -133,14 +133,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
         authorize(principal, 'evaluation:read', query.team_id, 'Team');
         teamIds = [query.team_id];
       } else {
-        teamIds = [...principal.memberships.keys()].filter((team) => {
-          try {
-            authorize(principal, 'evaluation:read', team, 'Team');
-            return true;
-          } catch {
-            return false;
-          }
-        });
+        teamIds = [...principal.memberships.keys()].filter((team) => holds(principal, 'evaluation:read', team));
       }
       const rows = await repo.listEvaluations(db, teamIds, query.limit, query.offset);
       const names = await repo.agentNames(db, rows.map((r) => r.agent_id));
