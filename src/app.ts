@@ -76,7 +76,7 @@ export interface AppOptions {
    * The background job runner's settings (docs/jobs.md). The runner is made here and started by
    * `app.jobs.start()` (main.ts, after listen; tests that run jobs); it stops when the app closes.
    */
-  jobs?: Partial<JobsConfig> | undefined;
+  jobs?: (Partial<JobsConfig> & { workerId?: string }) | undefined;
   /** Prompts one evaluation has in flight at once (default 16). */
   evaluationConcurrency?: number | undefined;
   /** Where agents may live (WARDEN_OUTBOUND_*); absent: the default fence (cloud metadata refused). */
