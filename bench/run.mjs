@@ -96,7 +96,9 @@ async function prepareDatabase() {
   const idsFile = `${seeded}.agents.txt`;
   if (process.env.BENCH_RESEED === '1' || !fs.existsSync(seeded) || !fs.existsSync(idsFile)) {
     for (const old of fs.readdirSync(DATA).filter((f) => f.startsWith('seed-'))) fs.rmSync(path.join(DATA, old), { force: true });
-    log(`seeding ${DATASET.rules.toLocaleString('en')} rules and ${DATASET.agents.toLocaleString('en')} agents across ${DATASET.teams} teams into ${path.relative(ROOT, seeded)}`);
+    log(
+      `seeding ${DATASET.rules.toLocaleString('en')} rules and ${DATASET.agents.toLocaleString('en')} agents across ${DATASET.teams} teams into ${path.relative(ROOT, seeded)}`,
+    );
     const { hashPassword } = await import(path.join(ROOT, 'dist/crypto/passwords.js'));
     const tmp = `${seeded}.tmp`;
     const result = await seed(tmp, { adminEmail: ADMIN.email, adminPasswordHash: await hashPassword(ADMIN.password, 14), log });
@@ -220,7 +222,13 @@ function runWrk(url, seconds, env, connections = CONNECTIONS) {
 }
 
 async function measure(target, scenario, env, { warmup = WARMUP, duration = DURATION, connections = scenario.connections ?? CONNECTIONS } = {}) {
-  const wrkEnv = { BENCH_KIND: scenario.kind, BENCH_PATH: scenario.path, BENCH_OFFSET: String(scenario.offset ?? 0), BENCH_OFFSET_SPAN: String(scenario.span ?? 1), ...env };
+  const wrkEnv = {
+    BENCH_KIND: scenario.kind,
+    BENCH_PATH: scenario.path,
+    BENCH_OFFSET: String(scenario.offset ?? 0),
+    BENCH_OFFSET_SPAN: String(scenario.span ?? 1),
+    ...env,
+  };
   // The measured run starts its counter far from the warm-up's: for the "offset" kind, pages the
   // warm-up asked for are not asked again (a second ask stores an answer).
   if (warmup > 0) await runWrk(target.url, warmup, { ...wrkEnv, BENCH_COUNTER_START: '0' }, connections);
@@ -274,7 +282,12 @@ const SCENARIOS = [
   { name: 'rules-first-page', kind: 'get', path: '/v1/rules/?limit=100', description: 'GET /v1/rules/?limit=100' },
   { name: 'rules-status', kind: 'get', path: '/v1/rules/?limit=100&status=approved', description: 'GET /v1/rules/ status=approved' },
   { name: 'rules-category', kind: 'get', path: '/v1/rules/?limit=100&category=privacy', description: 'GET /v1/rules/ category=privacy' },
-  { name: 'rules-status-category', kind: 'get', path: '/v1/rules/?limit=100&status=approved&category=privacy', description: 'GET /v1/rules/ status+category' },
+  {
+    name: 'rules-status-category',
+    kind: 'get',
+    path: '/v1/rules/?limit=100&status=approved&category=privacy',
+    description: 'GET /v1/rules/ status+category',
+  },
   { name: 'rules-deep-offset', kind: 'get', path: '/v1/rules/?limit=100&offset=900000', description: 'GET /v1/rules/ offset=900000' },
   {
     // A page no one asked for before on every request, anywhere from offset 850,000 to 909,899
@@ -297,7 +310,12 @@ const SCENARIOS = [
     connections: 1,
     description: 'GET /v1/rules/ offset=790000..849899, a new page each request, 1 connection',
   },
-  { name: 'agents-list-scores', kind: 'get', path: '/v1/agent-configurations/?include_scores=true', description: 'GET /v1/agent-configurations/?include_scores=true' },
+  {
+    name: 'agents-list-scores',
+    kind: 'get',
+    path: '/v1/agent-configurations/?include_scores=true',
+    description: 'GET /v1/agent-configurations/?include_scores=true',
+  },
   { name: 'agent-lifecycle', kind: 'lifecycle', path: '/v1/agent-configurations/{id}/lifecycle', description: 'PUT …/{id}/lifecycle (many agents)' },
   { name: 'agent-update', kind: 'update', path: '/v1/agent-configurations/{id}', description: 'PUT …/{id} (many agents)' },
 ];
@@ -356,7 +374,9 @@ async function main() {
     ceilingServer = await startCeiling(bodyFile, reference.headers.get('content-type') ?? 'application/json', headersFile);
 
     const rows = [];
-    log(`ceiling: node:http answering the same ${referenceBody.length.toLocaleString('en')} bytes and ${referenceHeaders.length} header fields (${WARMUP} s warm-up, ${DURATION} s measured)`);
+    log(
+      `ceiling: node:http answering the same ${referenceBody.length.toLocaleString('en')} bytes and ${referenceHeaders.length} header fields (${WARMUP} s warm-up, ${DURATION} s measured)`,
+    );
     const ceilingScenario = { name: 'ceiling', kind: 'get', path: '/v1/rules/?limit=100', description: 'node:http, same bytes' };
     rows.push(await measure(ceilingServer, ceilingScenario, env));
     // The ceiling as measured until 2026-11-24 (the body with its Content-Type alone), for reference.
@@ -375,11 +395,17 @@ async function main() {
       // The machine's speed drifts within minutes: the ceiling is measured again, briefly, right
       // before each scenario (the ceiling process stays up, idle, between its runs).
       const near = await measure(ceilingServer, ceilingScenario, env, { warmup: 0, duration: NEAR_CEILING_SECONDS, connections: scenario.connections });
-      const row = { ...(await measure(service, scenario, env)), ceiling_nearby: { rps: near.rps, cpu_us_per_request: near.cpu_us_per_request, connections: near.connections, seconds: near.seconds } };
+      const row = {
+        ...(await measure(service, scenario, env)),
+        ceiling_nearby: { rps: near.rps, cpu_us_per_request: near.cpu_us_per_request, connections: near.connections, seconds: near.seconds },
+      };
       rows.push(row);
       // A new-page scenario must ask for full pages: a page past the end of the list is cheap.
-      if (scenario.kind === 'offset' && row.bytes_per_response < referenceBody.length / 2) log(`  warning: ${row.bytes_per_response} bytes per answer: pages past the end of the list?`);
-      log(`  ${row.rps.toFixed(0)} req/s, p50 ${row.p50_ms.toFixed(2)} ms, p99 ${row.p99_ms.toFixed(2)} ms, ${row.failed} failed (ceiling just before: ${near.rps.toFixed(0)} req/s)`);
+      if (scenario.kind === 'offset' && row.bytes_per_response < referenceBody.length / 2)
+        log(`  warning: ${row.bytes_per_response} bytes per answer: pages past the end of the list?`);
+      log(
+        `  ${row.rps.toFixed(0)} req/s, p50 ${row.p50_ms.toFixed(2)} ms, p99 ${row.p99_ms.toFixed(2)} ms, ${row.failed} failed (ceiling just before: ${near.rps.toFixed(0)} req/s)`,
+      );
     }
     await ceilingServer.stop();
     ceilingServer = undefined;
@@ -403,11 +429,33 @@ async function main() {
     const result = {
       label: process.env.BENCH_LABEL ?? null,
       date: new Date().toISOString(),
-      machine: { load_average_at_start: loadBefore, load_average_at_end: os.loadavg()[0], cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
-      settings: { service_node_args: NODE_ARGS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, wrk_threads: 1, dataset: DATASET, ceiling_body_bytes: referenceBody.length, ceiling_header_fields: referenceHeaders.map(([name]) => name), ceiling_answers: haveRules ? 'rule list' : 'agent list' },
+      machine: {
+        load_average_at_start: loadBefore,
+        load_average_at_end: os.loadavg()[0],
+        cpus: os.cpus().length,
+        cpu_model: os.cpus()[0]?.model,
+        memory_gb: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+        platform: `${os.platform()} ${os.release()}`,
+      },
+      settings: {
+        service_node_args: NODE_ARGS,
+        duration_s: DURATION,
+        warmup_s: WARMUP,
+        connections: CONNECTIONS,
+        wrk_threads: 1,
+        dataset: DATASET,
+        ceiling_body_bytes: referenceBody.length,
+        ceiling_header_fields: referenceHeaders.map(([name]) => name),
+        ceiling_answers: haveRules ? 'rule list' : 'agent list',
+      },
       service_peak_rss_mb: hwm / 2 ** 20,
       durability,
-      results: rows.map((r) => ({ ...r, ratio_to_ceiling: r.rps / ceiling.rps, ...(r.ceiling_nearby ? { ratio_to_ceiling_nearby: r.rps / r.ceiling_nearby.rps } : {}) })),
+      results: rows.map((r) => ({
+        ...r,
+        ratio_to_ceiling: r.rps / ceiling.rps,
+        ...(r.ceiling_nearby ? { ratio_to_ceiling_nearby: r.rps / r.ceiling_nearby.rps } : {}),
+      })),
       total_seconds: (Date.now() - started) / 1000,
     };
     fs.mkdirSync(RESULTS, { recursive: true });
@@ -416,8 +464,13 @@ async function main() {
     fs.writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
     fs.writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
     console.log(`\n${table}\n`);
-    console.log(`service peak RSS (VmHWM): ${(hwm / 2 ** 20).toFixed(0)} MB (node ${NODE_ARGS || 'without flags'}); ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s of warm-up; load average ${loadBefore.toFixed(2)} at start`);
-    if (durability) console.log(`durability: ${durability.lifecycle_events_written} lifecycle changes on disk for ${durability.lifecycle_acknowledged_in_measured_window} acknowledged in the measured window (plus warm-up): ${durability.ok ? 'ok' : 'MISSING WRITES'}`);
+    console.log(
+      `service peak RSS (VmHWM): ${(hwm / 2 ** 20).toFixed(0)} MB (node ${NODE_ARGS || 'without flags'}); ${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s of warm-up; load average ${loadBefore.toFixed(2)} at start`,
+    );
+    if (durability)
+      console.log(
+        `durability: ${durability.lifecycle_events_written} lifecycle changes on disk for ${durability.lifecycle_acknowledged_in_measured_window} acknowledged in the measured window (plus warm-up): ${durability.ok ? 'ok' : 'MISSING WRITES'}`,
+      );
     console.log(`saved ${path.relative(ROOT, out)} (total ${result.total_seconds.toFixed(0)} s)`);
   } finally {
     if (ceilingServer) await ceilingServer.stop();

@@ -106,7 +106,19 @@ export async function seed(file, { adminEmail, adminPasswordHash, log = console.
   })();
 
   // ---------------------------------------------------------------- policies and rules
-  const insertPolicy = insert('policies', ['id', 'team_id', 'name', 'description', 'category', 'status', 'source_text', 'tags', 'created_by', 'created_at', 'updated_at']);
+  const insertPolicy = insert('policies', [
+    'id',
+    'team_id',
+    'name',
+    'description',
+    'category',
+    'status',
+    'source_text',
+    'tags',
+    'created_by',
+    'created_at',
+    'updated_at',
+  ]);
   const insertRule = insert('policy_rules', [
     'id', 'policy_id', 'team_id', 'rule_id', 'rule_type', 'action', 'target', 'assignee', 'constraints', 'constraint_logic',
     'consequence', 'natural_language', 'provenance', 'category', 'tags', 'status', 'reviewed_by', 'reviewed_at', 'review_notes',

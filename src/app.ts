@@ -14,7 +14,6 @@ import { registerResponseCache } from './http/response-cache.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
 import { docsContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { AppError } from './http/errors.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
 import { buildSerializer } from './http/serialization.js';
@@ -37,6 +36,10 @@ import { apiKeyRoutes, authTokenRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type ThrottleLimits } from './modules/auth/login-throttle.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
+import { documentRoutes } from './modules/documents/documents.routes.js';
+import { createDocumentService } from './modules/documents/documents.service.js';
+import { extractionRoutes } from './modules/extraction/extraction.routes.js';
+import { createExtractionService } from './modules/extraction/extraction.service.js';
 import { createJobRunner, type JobRunner } from './jobs/index.js';
 import { customHarnessRoutes } from './modules/custom-harnesses/custom-harnesses.routes.js';
 import { createCustomHarnessService } from './modules/custom-harnesses/custom-harnesses.service.js';
@@ -47,7 +50,9 @@ import { createReportService } from './modules/evaluations/reports.service.js';
 import { createResultService } from './modules/evaluations/results.service.js';
 import { createEvaluationJob } from './modules/evaluations/run/evaluation-job.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
-import { buildPolicyServices } from './modules/policies/policies.services.js';
+import { createPolicyService } from './modules/policies/policies.service.js';
+import { ruleRoutes } from './modules/rules/rules.routes.js';
+import { createRuleService } from './modules/rules/rules.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
 import { createTeamAdminService } from './modules/identity/team-admin.service.js';
@@ -102,9 +107,6 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
   return { ...logger, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }
 
-/** Lists whose answers are cached per credential and URL until the next write (issue 6, bench/README.md). */
-const CACHED_ROUTES: ReadonlySet<string> = new Set(['/v1/rules/', '/v1/agent-configurations/']);
-
 export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_LOGIN_LIMITS) {
   const agents = createAgentService(deps);
   return {
@@ -116,7 +118,10 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     demographics: createDemographicsService(deps),
     agentImport: createAgentImportService({ now: deps.now, agents }),
     dashboard: createDashboardService(deps),
-    policies: buildPolicyServices(deps),
+    policies: createPolicyService(deps),
+    rules: createRuleService(deps),
+    documents: createDocumentService(deps),
+    extraction: createExtractionService(deps),
     dome: createDomeService(deps),
     detections: createDetectionService(deps),
     evaluations: createEvaluationService(deps),
@@ -211,6 +216,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/v1/')) return;
+    // A public route needs no credential, and /openapi.json says so (the document's default is bearer).
+    if (route.config?.public === true) route.schema = { ...route.schema, security: [] };
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       apiRoutes.push({ method, url: route.url, public: route.config?.public === true });
@@ -242,7 +249,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       security: [{ bearer: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transformObject: (document) => referenceLikeOpenApi(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>),
+    transformObject: (document) =>
+      referenceLikeOpenApi(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>),
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -261,8 +269,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (api) => {
     const versions = requestVersions(options.database.versions);
     registerAuthentication(api, services.auth, { versions, now: deps.now });
-    // Read answers served from memory until the next write (SQLite only: see response-cache.ts).
-    registerResponseCache(api, { versions, routes: CACHED_ROUTES });
+    // Answers of routes marked `config: { cacheable: true }`, served from memory until the next
+    // commit (SQLite only: docs/caching.md).
+    registerResponseCache(api, { versions });
     await api.register(authTokenRoutes, { auth: services.auth });
     await api.register(apiKeyRoutes, { auth: services.auth });
     await api.register(identityRoutes, { identity: services.identity });
@@ -274,7 +283,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(demographicRoutes, { base: '/v1/demographics', demographics: services.demographics });
     await api.register(demographicRoutes, { base: '/v1/dimensions', demographics: services.demographics });
     await api.register(dashboardRoutes, { dashboard: services.dashboard });
-    await api.register(policyRoutes, services.policies);
+    await api.register(policyRoutes, { policies: services.policies });
+    await api.register(documentRoutes, { documents: services.documents });
+    await api.register(extractionRoutes, { extraction: services.extraction });
+    await api.register(ruleRoutes, { rules: services.rules });
     await api.register(domeRoutes, { dome: services.dome, detections: services.detections });
     await api.register(evaluationRoutes, { evaluations: services.evaluations, results: services.evaluationResults, reports: services.evaluationReports });
     await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });

@@ -152,7 +152,8 @@ function parseLlm(env: NodeJS.ProcessEnv): LlmConfig | undefined {
     throw new ConfigError('WARDEN_LLM_BASE_URL', 'is not a URL (for example https://api.openai.com/v1)');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('WARDEN_LLM_BASE_URL', 'must be an http:// or https:// URL');
-  if (url.username !== '' || url.password !== '') throw new ConfigError('WARDEN_LLM_BASE_URL', 'must not contain credentials: put the key in WARDEN_LLM_API_KEY');
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError('WARDEN_LLM_BASE_URL', 'must not contain credentials: put the key in WARDEN_LLM_API_KEY');
   return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, model };
 }
 

@@ -4,6 +4,7 @@ import { ConfigError, type Config } from './config.js';
 import { deriveKeys, loadOrCreateSecret } from './crypto/keys.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
+import { TABLE_CACHING } from './modules/tables.js';
 
 /** The reason of a failed system call, without the stack or the value of any secret. */
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -15,7 +16,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 async function openConfiguredDatabase(config: Config) {
   let database: ReturnType<typeof openDatabase>;
   try {
-    database = openDatabase(config.database);
+    database = openDatabase(config.database, { tables: TABLE_CACHING });
   } catch (error) {
     throw new ConfigError('WARDEN_DATABASE_URL', `cannot open the database: ${reason(error)}`);
   }

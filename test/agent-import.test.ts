@@ -78,18 +78,30 @@ describe('POST /v1/agent-configurations/import with agent_card (grey box)', () =
           output_modes: ['text', 'text/plain'],
         },
       ],
-      agent_metadata: { role: null, job_description: 'Helps with exchange rates for currencies', version: '1.0.0', author: null, tags: ['currency conversion', 'currency exchange'] },
+      agent_metadata: {
+        role: null,
+        job_description: 'Helps with exchange rates for currencies',
+        version: '1.0.0',
+        author: null,
+        tags: ['currency conversion', 'currency exchange'],
+      },
       import_metadata: { source: 'manual', source_url: null, imported_at: t.clock.current, original_format: 'a2a-agent-card/0.2' },
     });
     // Stored, not just answered: the agent reads back the same, with its first lifecycle event.
     const stored = await t.app.inject({ method: 'GET', url: `/v1/agent-configurations/${body.agent.id}`, headers: bearer(world.teamA.member.token) });
     expect(stored.json()).toEqual(body.agent);
-    const history = await t.app.inject({ method: 'GET', url: `/v1/agent-configurations/${body.agent.id}/lifecycle/history`, headers: bearer(world.teamA.member.token) });
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `/v1/agent-configurations/${body.agent.id}/lifecycle/history`,
+      headers: bearer(world.teamA.member.token),
+    });
     expect(history.json().results.map((e: { to_stage: string }) => e.to_stage)).toEqual(['registered']);
   });
 
   it('imports an A2A 0.3 card', async () => {
-    const body = expectImported(await importAgent({ agent_card: fixture('georoute-agent-v0.3.json'), override_name: 'Routes', rate_limit_requests_per_minute: 30 }));
+    const body = expectImported(
+      await importAgent({ agent_card: fixture('georoute-agent-v0.3.json'), override_name: 'Routes', rate_limit_requests_per_minute: 30 }),
+    );
     expect(body.agent).toMatchObject({
       agent_name: 'Routes',
       agent_url: 'https://georoute-agent.example.com/a2a/v1',
@@ -97,7 +109,11 @@ describe('POST /v1/agent-configurations/import with agent_card (grey box)', () =
       access_level: 'grey_box',
       rate_limit_requests_per_minute: 30,
       capabilities: { streaming: true, push_notifications: true },
-      agent_metadata: { version: '1.2.0', author: 'Example Geo Services Inc.', tags: ['maps', 'routing', 'navigation', 'directions', 'traffic', 'customization', 'visualization', 'cartography'] },
+      agent_metadata: {
+        version: '1.2.0',
+        author: 'Example Geo Services Inc.',
+        tags: ['maps', 'routing', 'navigation', 'directions', 'traffic', 'customization', 'visualization', 'cartography'],
+      },
       import_metadata: { source: 'manual', original_format: 'a2a-agent-card/0.3.0' },
     });
     expect(body.agent.skills).toEqual([
@@ -186,7 +202,8 @@ describe('real-world AgentCards', () => {
     {
       id: 'custom-map-generator',
       name: 'Personalized Map Generator',
-      description: 'Creates custom map images or interactive map views based on user-defined points of interest, routes, and style preferences. Can overlay data layers.',
+      description:
+        'Creates custom map images or interactive map views based on user-defined points of interest, routes, and style preferences. Can overlay data layers.',
       input_modes: ['application/json'],
       output_modes: ['image/png', 'image/jpeg', 'application/json', 'text/html'],
     },
@@ -340,7 +357,11 @@ describe('POST /v1/agent-configurations/import with agent_url (black box)', () =
     routes['/.well-known/agent.json'] = { status: 200, body: fixtureText('travel-planner-v1.0.json') };
     const body = expectImported(await importAgent({ agent_url: origin }));
     expect(hits).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json']);
-    expect(body.agent).toMatchObject({ agent_name: 'Travel Planner Agent', protocol: 'a2a', import_metadata: { source_url: `${origin}/.well-known/agent.json` } });
+    expect(body.agent).toMatchObject({
+      agent_name: 'Travel Planner Agent',
+      protocol: 'a2a',
+      import_metadata: { source_url: `${origin}/.well-known/agent.json` },
+    });
   });
 
   it('uses the endpoint of the card when the URL given is the card document itself', async () => {
@@ -404,7 +425,13 @@ describe('POST /v1/agent-configurations/import with source_code (white box)', ()
     const main = 'from agents import Agent\n\nagent = Agent(name="Billing Helper", model="gpt-4o-mini", instructions=PROMPT)\n';
     const body = expectImported(
       await importAgent({
-        source_code: { files: { 'main.py': main }, framework: 'openai-agents', description: 'Answers billing questions', system_prompt: 'Be brief.', tools: ['lookup_invoice'] },
+        source_code: {
+          files: { 'main.py': main },
+          framework: 'openai-agents',
+          description: 'Answers billing questions',
+          system_prompt: 'Be brief.',
+          tools: ['lookup_invoice'],
+        },
       }),
     );
     expect(body.access_level).toBe('white_box');
@@ -464,20 +491,31 @@ describe('the import request', () => {
     expect422(two, ['body'], 'value_error');
     expect(two.json().detail[0].msg).toContain('agent_url and agent_card');
     expect(hits).toEqual([]);
-    expect422(await importAgent({ agent_card: fixture('currency-agent-v0.2.json'), rate_limit_requests_per_minute: 0 }), ['body', 'rate_limit_requests_per_minute'], 'greater_than_equal');
+    expect422(
+      await importAgent({ agent_card: fixture('currency-agent-v0.2.json'), rate_limit_requests_per_minute: 0 }),
+      ['body', 'rate_limit_requests_per_minute'],
+      'greater_than_equal',
+    );
     expect422(await importAgent({ agent_card: [] }), ['body', 'agent_card'], 'model_attributes_type');
   });
 
   it('echoes external_id and identity_provider and records them in import_metadata', async () => {
     const body = expectImported(
-      await importAgent({ agent_card: fixture('currency-agent-v0.2.json'), external_id: 'okta|123', identity_provider: 'okta', idp_metadata: { group: 'finance' } }),
+      await importAgent({
+        agent_card: fixture('currency-agent-v0.2.json'),
+        external_id: 'okta|123',
+        identity_provider: 'okta',
+        idp_metadata: { group: 'finance' },
+      }),
     );
     expect(body).toMatchObject({ external_id: 'okta|123', identity_provider: 'okta' });
     expect(body.agent.import_metadata).toMatchObject({ external_id: 'okta|123', identity_provider: 'okta', idp_metadata: { group: 'finance' } });
   });
 
   it('imports into the team named by team_id; another team answers 404 before any fetch', async () => {
-    const body = expectImported(await post(`/v1/agent-configurations/import?team_id=${world.teamB.id}`, world.admin.token, { agent_card: fixture('currency-agent-v0.2.json') }));
+    const body = expectImported(
+      await post(`/v1/agent-configurations/import?team_id=${world.teamB.id}`, world.admin.token, { agent_card: fixture('currency-agent-v0.2.json') }),
+    );
     expect(body.agent.team_id).toBe(world.teamB.id);
     expectDetail(await post(`/v1/agent-configurations/import?team_id=${world.teamB.id}`, world.teamA.member.token, { agent_url: origin }), 404);
     expect(hits).toEqual([]);
@@ -503,7 +541,15 @@ describe('POST /v1/agent-configurations/import/validate', () => {
     const res = await validate({ agent_card: card, external_id: 'e-1' });
     expect(res.statusCode, res.body).toBe(200);
     expectReferenceShape(res.json(), 'UnifiedValidationResponse');
-    expect(res.json()).toEqual({ valid: true, access_level: 'grey_box', agent_card: card, errors: [], warnings: [], external_id: 'e-1', identity_provider: null });
+    expect(res.json()).toEqual({
+      valid: true,
+      access_level: 'grey_box',
+      agent_card: card,
+      errors: [],
+      warnings: [],
+      external_id: 'e-1',
+      identity_provider: null,
+    });
     expect(await countAgents()).toBe(before);
   });
 

@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp({ referenceCheck: true });
+  t = await buildTestApp();
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());
@@ -64,15 +64,39 @@ describe('POST /v1/agent-configurations/', () => {
       evaluated_harnesses: ['safety'],
     });
     expectReferenceShape(agent, 'Agent');
-    expect(agent.agent_params).toEqual({ rag_params: { k: 4 } });
+    expect(agent.agent_params).toEqual({ temperature: null, top_p: null, max_tokens: null, timeout: null, rag_params: { k: 4 }, function_route_params: null });
     expect(agent.mcp_config.server_urls).toEqual(['https://mcp.example.com']);
     expect(agent.delegated_agents[0]).toMatchObject({ url: 'https://helper.example.com', name: 'helper' });
     expect(agent.test_score).toBe('0.75');
     expect(agent.protocol).toBe('a2a');
   });
 
+  it('answers every key of the nested objects\' reference models, null (or the default) where unset', async () => {
+    const agent = await createAgent(t.app, world.teamA.member.token, {
+      agent_params: { temperature: 0.2 },
+      mcp_config: { access_level: 'read' },
+      delegated_agents: [{ url: 'https://helper.example.com' }],
+      white_box_config: { entry_point: 'main.py' },
+      agent_metadata: { version: '1' },
+    });
+    expect(agent.agent_params).toEqual({ temperature: 0.2, top_p: null, max_tokens: null, timeout: null, rag_params: null, function_route_params: null });
+    expect(agent.mcp_config).toEqual({ proxy_url: null, access_level: 'read', server_urls: null });
+    expect(agent.delegated_agents).toEqual([{ url: 'https://helper.example.com', agent_card_url: null, name: null, capabilities: null }]);
+    expect(agent.white_box_config).toEqual({ source_code: null, repo_url: null, github_username: null, repo_branch: null, entry_point: 'main.py' });
+    expect(agent.agent_metadata).toEqual({ role: null, job_description: null, version: '1', author: null, tags: null });
+    // Keys in the reference's order, as its models write them.
+    expect(Object.keys(agent.mcp_config)).toEqual(['proxy_url', 'access_level', 'server_urls']);
+    const listed = (await t.app.inject({ method: 'GET', url: '/v1/agent-configurations/', headers: bearer(world.teamA.member.token) })).json();
+    expect(listed.results.find((a: { id: string }) => a.id === agent.id).white_box_config.repo_url).toBeNull();
+  });
+
   it('requires agent_name and model_name', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(world.teamA.member.token), payload: { agent_name: 'x' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/',
+      headers: bearer(world.teamA.member.token),
+      payload: { agent_name: 'x' },
+    });
     expect422(res, ['body', 'model_name'], 'missing');
   });
 });
@@ -143,9 +167,19 @@ describe('PUT /v1/agent-configurations/{id}/lifecycle (seed 4.1)', () => {
     expect422(await put('/v1/agent-configurations/not-a-uuid/lifecycle', world.teamA.member.token, { trust_stage: 'tested' }), ['path', 'id'], 'uuid_parsing');
     const noBody = await t.app.inject({ method: 'PUT', url, headers: bearer(world.teamA.member.token) });
     expect422(noBody, ['body'], 'missing');
-    const badJson = await t.app.inject({ method: 'PUT', url, headers: { ...bearer(world.teamA.member.token), 'content-type': 'application/json' }, payload: '{"trust_stage":' });
+    const badJson = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(world.teamA.member.token), 'content-type': 'application/json' },
+      payload: '{"trust_stage":',
+    });
     expect422(badJson, ['body', 0], 'json_invalid');
-    const wrongType = await t.app.inject({ method: 'PUT', url, headers: { ...bearer(world.teamA.member.token), 'content-type': 'text/plain' }, payload: 'hardened' });
+    const wrongType = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(world.teamA.member.token), 'content-type': 'text/plain' },
+      payload: 'hardened',
+    });
     expectDetail(wrongType, 415);
     const fresh = (await get(`/v1/agent-configurations/${agent.id}`, world.teamA.member.token)).json();
     expect(fresh.trust_stage).toBe('registered');
@@ -208,7 +242,7 @@ describe('PUT /v1/agent-configurations/{id} (seed 4.2)', () => {
     expect(body.agent_name).toBe('Agent');
     expect(body.status).toBe('active');
     expect(body.rate_limit_requests_per_minute).toBe(100);
-    expect(body.delegated_agents).toEqual([{ url: 'https://d.example.com' }]);
+    expect(body.delegated_agents).toEqual([{ url: 'https://d.example.com', agent_card_url: null, name: null, capabilities: null }]);
     expect(body.dome_manually_configured).toBe(false);
   });
 
@@ -227,7 +261,7 @@ describe('PUT /v1/agent-configurations/{id} (seed 4.2)', () => {
     ).json();
     expect(body).toMatchObject({ trust_stage: 'registered', team_id: world.teamA.id, created_by: world.teamA.member.id, trusted_at: null, ttt_days: null });
     expect(body).not.toHaveProperty('no_such_field');
-    expect(body.agent_params).toEqual({ temperature: 0.1 });
+    expect(body.agent_params).toEqual({ temperature: 0.1, top_p: null, max_tokens: null, timeout: null, rag_params: null, function_route_params: null });
   });
 
   it('accepts test_score as a number or a decimal string and answers a decimal string', async () => {

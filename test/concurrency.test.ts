@@ -87,7 +87,12 @@ describe('concurrent writers of one agent', () => {
     const n = 300;
     const results = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        t.app.inject({ method: 'PUT', url: `${url}/lifecycle`, headers: bearer(world.teamA.member.token), payload: { trust_stage: STAGES[i % STAGES.length] } }),
+        t.app.inject({
+          method: 'PUT',
+          url: `${url}/lifecycle`,
+          headers: bearer(world.teamA.member.token),
+          payload: { trust_stage: STAGES[i % STAGES.length] },
+        }),
       ),
     );
     expect(results.every((r) => r.statusCode === 200)).toBe(true);

@@ -23,7 +23,13 @@ const put = async (url: string, token: string, payload: unknown) => {
 };
 const moveTo = (id: string, token: string, stage: string) => put(`/v1/agent-configurations/${id}/lifecycle`, token, { trust_stage: stage });
 
-async function addEvaluation(teamId: string, agentId: string, status: string, scores: Partial<Record<'overall' | 'reliability' | 'security' | 'safety', number>>, completedAt: number | null) {
+async function addEvaluation(
+  teamId: string,
+  agentId: string,
+  status: string,
+  scores: Partial<Record<'overall' | 'reliability' | 'security' | 'safety', number>>,
+  completedAt: number | null,
+) {
   await t.database.db
     .insertInto('evaluations')
     .values({
@@ -115,7 +121,13 @@ describe('GET /v1/dashboard/trust', () => {
       owner_name: team.member.email,
     });
     expect(bouncyCard).toMatchObject({ stage: 'trusted', trust_scores: {}, time_in_stage_hours: 5, ttt_days: 4, evaluating: false });
-    expect(freshCard).toMatchObject({ stage: 'registered', ttt_days: null, dome_protected: true, evaluating: true, time_in_stage_hours: Math.floor((t.clock.current - start) / HOUR) });
+    expect(freshCard).toMatchObject({
+      stage: 'registered',
+      ttt_days: null,
+      dome_protected: true,
+      evaluating: true,
+      time_in_stage_hours: Math.floor((t.clock.current - start) / HOUR),
+    });
   });
 
   it('shows the trend of time to trust once there are agents trusted in both windows', async () => {

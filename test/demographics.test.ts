@@ -91,11 +91,21 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
     });
 
     it('creates, updates and deletes a dimension (super admin)', async () => {
-      const res = await call('POST', `${base}/`, world.admin.token, { name: unique('veteran_status'), display_name: 'Veteran status', description: 'Military service' });
+      const res = await call('POST', `${base}/`, world.admin.token, {
+        name: unique('veteran_status'),
+        display_name: 'Veteran status',
+        description: 'Military service',
+      });
       expect(res.statusCode, res.body).toBe(201);
       const dimension = res.json();
       expectReferenceShape(dimension, 'DemographicDimension');
-      expect(dimension).toMatchObject({ display_name: 'Veteran status', protected_class: true, description: 'Military service', values: [], created_at: t.clock.current });
+      expect(dimension).toMatchObject({
+        display_name: 'Veteran status',
+        protected_class: true,
+        description: 'Military service',
+        values: [],
+        created_at: t.clock.current,
+      });
 
       const updated = await call('PUT', `${base}/${dimension.id}`, world.admin.token, { protected_class: false, display_name: null, description: null });
       expect(updated.statusCode, updated.body).toBe(200);
@@ -111,7 +121,11 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
     it('validates dimension bodies and refuses a taken name', async () => {
       expect422(await call('POST', `${base}/`, world.admin.token, { name: 'x' }), ['body', 'display_name'], 'missing');
       expect422(await call('POST', `${base}/`, world.admin.token, { name: 'n'.repeat(101), display_name: 'x' }), ['body', 'name'], 'string_too_long');
-      expect422(await call('POST', `${base}/`, world.admin.token, { name: 'x', display_name: 'x', protected_class: 'yes' }), ['body', 'protected_class'], 'bool_parsing');
+      expect422(
+        await call('POST', `${base}/`, world.admin.token, { name: 'x', display_name: 'x', protected_class: 'yes' }),
+        ['body', 'protected_class'],
+        'bool_parsing',
+      );
       expectDetail(await call('POST', `${base}/`, world.admin.token, { name: 'gender', display_name: 'Again' }), 409);
       const dimension = await createDimension();
       expect422(await call('PUT', `${base}/${dimension.id}`, world.admin.token, { display_name: '' }), ['body', 'display_name'], 'string_too_short');
@@ -120,7 +134,12 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
 
     it('adds, lists, updates and deletes values', async () => {
       const dimension = await createDimension();
-      const added = await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'veteran', display_name: 'Veteran', metadata: { source: 'census' }, sort_order: 2 });
+      const added = await call('POST', `${base}/${dimension.id}/values`, world.admin.token, {
+        value: 'veteran',
+        display_name: 'Veteran',
+        metadata: { source: 'census' },
+        sort_order: 2,
+      });
       expect(added.statusCode, added.body).toBe(201);
       const value = added.json();
       expectReferenceShape(value, 'DemographicValue');
@@ -174,7 +193,11 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       expect422(await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, { values: [{}] }), ['body', 'values', 0, 'value'], 'missing');
       expect422(await call('POST', `${base}/${dimension.id}/values/bulk`, world.admin.token, {}), ['body', 'values'], 'missing');
       expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: '' }), ['body', 'value'], 'string_too_short');
-      expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 1.5 }), ['body', 'sort_order'], 'int_from_float');
+      expect422(
+        await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 1.5 }),
+        ['body', 'sort_order'],
+        'int_from_float',
+      );
       expectDetail(await call('POST', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token, { value: 'x' }), 404);
       expectDetail(await call('GET', `${base}/019b7a11-0000-7000-8000-000000000000/values`, world.admin.token), 404);
     });
@@ -214,7 +237,11 @@ for (const base of ['/v1/demographics', '/v1/dimensions']) {
       const first = await call('PUT', `${base}/values/${far.json().id}`, world.admin.token, { sort_order: -2_000_000_000 });
       expect(first.statusCode, first.body).toBe(200);
       expect(first.json().sort_order).toBe(-2_000_000_000);
-      expect422(await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 2 ** 31 }), ['body', 'sort_order'], 'less_than_equal');
+      expect422(
+        await call('POST', `${base}/${dimension.id}/values`, world.admin.token, { value: 'x', sort_order: 2 ** 31 }),
+        ['body', 'sort_order'],
+        'less_than_equal',
+      );
     });
 
     it('answers 401 without a credential and 403 to writers who are not super admins', async () => {

@@ -67,7 +67,9 @@ const send = async (method: string, url: string, token: string, payload?: unknow
 async function seedResources(): Promise<void> {
   const member = world.teamA.member.token;
   await createAgent(t.app, member, { agent_name: 'fuzz target' });
-  const policy = (await send('POST', '/v1/policies/', member, { name: 'Fuzz policy', category: 'security', source_text: 'Agents must not leak secrets.' })).json();
+  const policy = (
+    await send('POST', '/v1/policies/', member, { name: 'Fuzz policy', category: 'security', source_text: 'Agents must not leak secrets.' })
+  ).json();
   await send('POST', `/v1/policies/${policy.id}/rules`, member, {
     rule_type: 'prohibition',
     action: 'disclose_secret',
@@ -75,7 +77,9 @@ async function seedResources(): Promise<void> {
     natural_language: 'The agent must not disclose secrets.',
   });
   await send('POST', '/v1/personas/', member, { team_id: world.teamA.id, name: 'Fuzz persona', role: 'customer' });
-  const dimension = (await send('POST', '/v1/demographics/', world.admin.token, { name: `fuzz_${Math.random().toString(36).slice(2, 10)}`, display_name: 'Fuzz' })).json();
+  const dimension = (
+    await send('POST', '/v1/demographics/', world.admin.token, { name: `fuzz_${Math.random().toString(36).slice(2, 10)}`, display_name: 'Fuzz' })
+  ).json();
   await send('POST', `/v1/demographics/${dimension.id}/values`, world.admin.token, { value: 'v', display_name: 'V' });
   // Invitations the callers themselves may accept.
   await send('POST', `/v1/teams/${world.teamB.id}/invites`, world.teamB.owner.token, { email: world.teamA.member.email });
@@ -161,7 +165,24 @@ function jsonBodyArbitrary(fields: string[]): fc.Arbitrary<Body> {
   const value = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
     anyText(5000),
-    fc.constantFrom(null, '', -1, 0, 1e19, -1e19, 2 ** 53, 1e308, -1e308, 5e-324, true, [], {}, '00000000-0000-0000-0000-000000000000', '\u0000', '😀'.repeat(50)),
+    fc.constantFrom(
+      null,
+      '',
+      -1,
+      0,
+      1e19,
+      -1e19,
+      2 ** 53,
+      1e308,
+      -1e308,
+      5e-324,
+      true,
+      [],
+      {},
+      '00000000-0000-0000-0000-000000000000',
+      '\u0000',
+      '😀'.repeat(50),
+    ),
     fc.integer({ min: 1, max: 200 }).map((n) => JSON.parse(`${'{"a":'.repeat(n)}1${'}'.repeat(n)}`)),
     fc.dictionary(anyText(8), fc.oneof(anyText(20), fc.double(), fc.constant(null)), { maxKeys: 4 }),
   );
@@ -200,8 +221,17 @@ const multipartArbitrary: fc.Arbitrary<Body> = fc
     const close = Buffer.from(`--${boundary}--\r\n`);
     const first = part(field, fileName, content);
     const payload =
-      ending === 'truncate' ? first.subarray(0, Math.max(1, first.length - 7)) : ending === 'extra-part' ? Buffer.concat([first, part('file', 'b.txt', Buffer.from('x')), close]) : Buffer.concat([first, close]);
-    const type = ending === 'no-boundary' ? 'multipart/form-data' : ending === 'wrong-boundary' ? 'multipart/form-data; boundary=other' : `multipart/form-data; boundary=${boundary}`;
+      ending === 'truncate'
+        ? first.subarray(0, Math.max(1, first.length - 7))
+        : ending === 'extra-part'
+          ? Buffer.concat([first, part('file', 'b.txt', Buffer.from('x')), close])
+          : Buffer.concat([first, close]);
+    const type =
+      ending === 'no-boundary'
+        ? 'multipart/form-data'
+        : ending === 'wrong-boundary'
+          ? 'multipart/form-data; boundary=other'
+          : `multipart/form-data; boundary=${boundary}`;
     return { payload, type };
   });
 
@@ -236,7 +266,10 @@ function isContractError(status: number, body: string): boolean {
     return (
       Array.isArray(detail) &&
       detail.length > 0 &&
-      detail.every((d) => Array.isArray(d.loc) && ['body', 'query', 'path', 'header'].includes(d.loc[0]) && typeof d.msg === 'string' && typeof d.type === 'string')
+      detail.every(
+        (d) =>
+          Array.isArray(d.loc) && ['body', 'query', 'path', 'header'].includes(d.loc[0]) && typeof d.msg === 'string' && typeof d.type === 'string',
+      )
     );
   }
   return typeof detail === 'string' && detail.length > 0;
@@ -256,7 +289,9 @@ describe(`generated input to every route (${TEST_ENGINE})`, () => {
       const arbitrary = fc.record({
         path: fc.tuple(...existing.map(pathValue)),
         query: queryArbitrary(query),
-        body: isUpload ? fc.oneof({ arbitrary: multipartArbitrary, weight: 3 }, { arbitrary: jsonBodyArbitrary(fields), weight: 1 }) : jsonBodyArbitrary(fields),
+        body: isUpload
+          ? fc.oneof({ arbitrary: multipartArbitrary, weight: 3 }, { arbitrary: jsonBodyArbitrary(fields), weight: 1 })
+          : jsonBodyArbitrary(fields),
         caller: fc.constantFrom<'member' | 'admin'>('member', 'admin'),
       });
       await fc.assert(
@@ -267,7 +302,12 @@ describe(`generated input to every route (${TEST_ENGINE})`, () => {
           const before = await snapshot();
           const headers: Record<string, string> = { authorization: `Bearer ${keys[caller]}` };
           if (body.type !== undefined && body.payload !== undefined) headers['content-type'] = body.type;
-          const res = await t.app.inject({ method: route.method as 'GET', url, headers, ...(body.payload === undefined || route.method === 'GET' ? {} : { payload: body.payload }) });
+          const res = await t.app.inject({
+            method: route.method as 'GET',
+            url,
+            headers,
+            ...(body.payload === undefined || route.method === 'GET' ? {} : { payload: body.payload }),
+          });
           const where = `${caller} ${route.method} ${url.slice(0, 200)} [${body.type}] → ${res.statusCode} ${res.body.slice(0, 300)}`;
           expect(res.statusCode, where).toBeLessThan(500);
           if (res.statusCode < 300) reached.success++;
@@ -292,7 +332,12 @@ describe(`generated input to every route (${TEST_ENGINE})`, () => {
       ['multipart/form-data; boundary=XX', '--XX\r\n'],
       ['multipart/form-data; boundary=XX', '--XX\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nno closing boundary'],
     ] as const) {
-      const res = await t.app.inject({ method: 'POST', url: `/v1/policies/${policy.id}/upload`, headers: { ...bearer(keys.member), 'content-type': type }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/v1/policies/${policy.id}/upload`,
+        headers: { ...bearer(keys.member), 'content-type': type },
+        payload,
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(isContractError(400, res.body)).toBe(true);
     }

@@ -7,7 +7,7 @@ let t: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  t = await buildTestApp({ referenceCheck: true });
+  t = await buildTestApp();
   world = await createWorld(t.app);
 });
 afterAll(async () => t.close());
@@ -56,7 +56,12 @@ describe('login, tokens and sessions', () => {
 
   it('makes a new user change the password an admin set before anything else, ending other sessions', async () => {
     const email = uniqueEmail('pw');
-    const created = await post('/v1/users/', world.teamA.owner.token, { email, password: 'set-by-admin-1', team_id: world.teamA.id, password_change_required: false });
+    const created = await post('/v1/users/', world.teamA.owner.token, {
+      email,
+      password: 'set-by-admin-1',
+      team_id: world.teamA.id,
+      password_change_required: false,
+    });
     expect(created.json().password_change_required).toBe(true); // only a super admin may waive it
     const token = await login(t.app, email, 'set-by-admin-1');
     const other = await login(t.app, email, 'set-by-admin-1');
@@ -65,7 +70,11 @@ describe('login, tokens and sessions', () => {
     expectDetail(await get('/v1/agent-configurations/', token), 403);
     expectDetail(await post('/v1/api-keys/', token, { name: 'before the change' }), 403);
     expectDetail(await post('/v1/auth/change-password', token, { current_password: 'not-it-at-all', new_password: 'new-password-2' }), 401);
-    expect422(await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'short' }), ['body', 'new_password'], 'string_too_short');
+    expect422(
+      await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'short' }),
+      ['body', 'new_password'],
+      'string_too_short',
+    );
     const res = await post('/v1/auth/change-password', token, { current_password: 'set-by-admin-1', new_password: 'new-password-2' });
     expect(res.statusCode).toBe(200);
     const fresh = res.json().access_token;
@@ -74,7 +83,12 @@ describe('login, tokens and sessions', () => {
     expectDetail(await get('/v1/users/me', other), 401);
     expectDetail(await post('/v1/auth/jwt/login', undefined, { email, password: 'set-by-admin-1' }), 401);
     expect((await post('/v1/auth/jwt/login', undefined, { email, password: 'new-password-2' })).statusCode).toBe(200);
-    const waived = await post('/v1/users/', world.admin.token, { email: uniqueEmail('waived'), password: 'set-by-admin-1', team_id: world.teamA.id, password_change_required: false });
+    const waived = await post('/v1/users/', world.admin.token, {
+      email: uniqueEmail('waived'),
+      password: 'set-by-admin-1',
+      team_id: world.teamA.id,
+      password_change_required: false,
+    });
     expect(waived.json().password_change_required).toBe(false);
   });
 
@@ -114,7 +128,7 @@ describe('login, tokens and sessions', () => {
 
 describe('token lifetime', () => {
   it('lasts 24 hours', async () => {
-    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60, referenceCheck: true });
+    const short = await buildTestApp({ tokenTtlSeconds: 24 * 60 * 60 });
     try {
       const email = uniqueEmail('ttl');
       await short.app.services.identity.bootstrapAdmin({ email, password: 'password-123' });
@@ -215,7 +229,11 @@ describe('users', () => {
     expect((await post('/v1/users/', world.teamA.owner.token, body)).statusCode).toBe(201);
     expectDetail(await post('/v1/users/', world.teamA.owner.token, { ...body, email: body.email.toUpperCase() }), 409);
     expect422(await post('/v1/users/', world.teamA.owner.token, { ...body, email: 'not-an-email' }), ['body', 'email'], 'value_error');
-    expect422(await post('/v1/users/', world.teamA.owner.token, { ...body, email: uniqueEmail(), password: 'short' }), ['body', 'password'], 'string_too_short');
+    expect422(
+      await post('/v1/users/', world.teamA.owner.token, { ...body, email: uniqueEmail(), password: 'short' }),
+      ['body', 'password'],
+      'string_too_short',
+    );
     expect422(await post('/v1/users/', world.teamA.owner.token, { email: uniqueEmail(), password: 'password-123' }), ['body', 'team_id'], 'missing');
   });
 
@@ -292,7 +310,7 @@ describe('teams and invitations', () => {
 
 describe('first start', () => {
   it('creates the super admin and a first team only when there is no user', async () => {
-    const fresh = await buildTestApp({ referenceCheck: true });
+    const fresh = await buildTestApp();
     try {
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'first@example.com', password: 'password-123' })).toBe(true);
       expect(await fresh.app.services.identity.bootstrapAdmin({ email: 'second@example.com', password: 'password-123' })).toBe(false);
@@ -301,7 +319,10 @@ describe('first start', () => {
       expect(me).toMatchObject({ is_super_admin: true, is_superuser: true, password_change_required: false });
       const teams = (await fresh.app.inject({ method: 'GET', url: '/v1/users/me/teams', headers: bearer(token) })).json();
       expect(teams).toEqual([expect.objectContaining({ role: 'OWNER' })]);
-      expectDetail(await fresh.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email: 'second@example.com', password: 'password-123' } }), 401);
+      expectDetail(
+        await fresh.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email: 'second@example.com', password: 'password-123' } }),
+        401,
+      );
     } finally {
       await fresh.close();
     }
@@ -318,7 +339,9 @@ describe('HTTP conventions', () => {
   it('serves the OpenAPI description and the docs page', async () => {
     const spec = await get('/openapi.json');
     expect(spec.statusCode).toBe(200);
-    expect(Object.keys(spec.json().paths)).toEqual(expect.arrayContaining(['/v1/agent-configurations/{id}/lifecycle', '/v1/agent-configurations/{id}', '/v1/auth/jwt/login']));
+    expect(Object.keys(spec.json().paths)).toEqual(
+      expect.arrayContaining(['/v1/agent-configurations/{id}/lifecycle', '/v1/agent-configurations/{id}', '/v1/auth/jwt/login']),
+    );
     expect((await get('/docs/')).statusCode).toBe(200);
   });
 

@@ -64,7 +64,13 @@ function sharedOperations(): Array<[string, Parameter[], Parameter[]]> {
 describe('/openapi.json against the reference', () => {
   it('has the agents and identity operations of the reference', () => {
     const names = sharedOperations().map(([name]) => name);
-    for (const expected of ['get /v1/agent-configurations/', 'get /v1/agent-configurations/{id}', 'put /v1/agent-configurations/{id}/lifecycle', 'get /v1/users/', 'get /v1/teams/{team_id}']) {
+    for (const expected of [
+      'get /v1/agent-configurations/',
+      'get /v1/agent-configurations/{id}',
+      'put /v1/agent-configurations/{id}/lifecycle',
+      'get /v1/users/',
+      'get /v1/teams/{team_id}',
+    ]) {
       expect(names).toContain(expected);
     }
   });
@@ -103,7 +109,18 @@ describe('/openapi.json against the reference', () => {
 
   it('names its components like the reference and refers to them from the operations', () => {
     const components = ours.components?.schemas ?? {};
-    for (const name of ['Agent', 'AgentConfigListResponse', 'AgentUpdate', 'AgentLifecycleUpdate', 'AgentConfigRequest', 'UserRead', 'Team', 'Membership', 'HTTPValidationError', 'ValidationError']) {
+    for (const name of [
+      'Agent',
+      'AgentConfigListResponse',
+      'AgentUpdate',
+      'AgentLifecycleUpdate',
+      'AgentConfigRequest',
+      'UserRead',
+      'Team',
+      'Membership',
+      'HTTPValidationError',
+      'ValidationError',
+    ]) {
       expect(components, name).toHaveProperty(name);
       expect(reference.components.schemas, name).toHaveProperty(name);
     }
@@ -135,5 +152,25 @@ describe('/openapi.json against the reference', () => {
     };
     walk(ours);
     expect(dangling).toEqual([]);
+  });
+});
+
+describe('/openapi.json: credentials and media types', () => {
+  const operation = (path: string, method: string) => (ours.paths as Record<string, Record<string, any>>)[path]?.[method];
+
+  it('asks no credential of login and refresh (security: []), and a bearer token of the rest', () => {
+    expect(operation('/v1/auth/jwt/login', 'post').security).toEqual([]);
+    expect(operation('/v1/auth/jwt/refresh', 'post').security).toEqual([]);
+    expect(operation('/v1/users/me', 'get').security).toBeUndefined();
+    expect((ours as { security?: unknown }).security).toEqual([{ bearer: [] }]);
+  });
+
+  it('declares the file downloads with the media types they are sent with', () => {
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    const file = operation('/v1/policies/{policy_id}/file', 'get').responses['200'];
+    expect(Object.keys(file.content).sort()).toEqual(['application/pdf', 'text/markdown', 'text/plain']);
+    for (const media of Object.values(file.content)) expect(media).toEqual(binary);
+    const converted = operation('/v1/policies/{policy_id}/converted', 'get').responses['200'];
+    expect(converted.content).toEqual({ 'text/markdown': binary });
   });
 });

@@ -86,7 +86,11 @@ describe('POST /v1/personas/', () => {
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: '', role: 'y' }), ['body', 'name'], 'string_too_short');
     expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'r'.repeat(101) }), ['body', 'role'], 'string_too_long');
     expect422(await call('POST', '/v1/personas/', token, { team_id: 'nope', name: 'x', role: 'y' }), ['body', 'team_id'], 'uuid_parsing');
-    expect422(await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: 'admin' }), ['body', 'access_permissions'], 'model_attributes_type');
+    expect422(
+      await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: 'admin' }),
+      ['body', 'access_permissions'],
+      'model_attributes_type',
+    );
     // Free-form, but at most 50 keys at its top level (typed or not).
     const wide = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
     const tooWide = await call('POST', '/v1/personas/', token, { team_id: world.teamA.id, name: 'x', role: 'y', access_permissions: wide });
@@ -102,10 +106,23 @@ describe('POST /v1/personas/', () => {
     expectReferenceShape(persona, 'Persona');
     expect(persona.access_permissions).toEqual(freeForm);
     const empty = await createPersona(world.teamA.member.token, world.teamA.id, { access_permissions: {} });
-    expect(empty.access_permissions).toEqual({ privilege_level: 'user', allowed_agents: null, allowed_tools: null, restricted_actions: null, data_access_scope: null });
+    expect(empty.access_permissions).toEqual({
+      privilege_level: 'user',
+      allowed_agents: null,
+      allowed_tools: null,
+      restricted_actions: null,
+      data_access_scope: null,
+    });
     const updated = await call('PUT', `/v1/personas/${empty.id}`, world.teamA.member.token, { access_permissions: { role: 'auditor' } });
     expect(updated.statusCode, updated.body).toBe(200);
-    expect(updated.json().access_permissions).toEqual({ role: 'auditor', privilege_level: 'user', allowed_agents: null, allowed_tools: null, restricted_actions: null, data_access_scope: null });
+    expect(updated.json().access_permissions).toEqual({
+      role: 'auditor',
+      privilege_level: 'user',
+      allowed_agents: null,
+      allowed_tools: null,
+      restricted_actions: null,
+      data_access_scope: null,
+    });
     const custom = await call('PUT', `/v1/personas/${empty.id}`, world.teamA.member.token, { access_permissions: { data_access_scope: 'planet' } });
     expect(custom.statusCode, custom.body).toBe(200);
     expect(custom.json().access_permissions).toEqual({ data_access_scope: 'planet' });
@@ -281,7 +298,13 @@ describe('presets', () => {
     for (const preset of body.results) {
       expect(preset.is_preset).toBe(true);
       for (const [field, value] of Object.entries(preset)) expect(value, `${preset.name}.${field}`).not.toBeNull();
-      expect(Object.keys(preset.access_permissions).sort()).toEqual(['allowed_agents', 'allowed_tools', 'data_access_scope', 'privilege_level', 'restricted_actions']);
+      expect(Object.keys(preset.access_permissions).sort()).toEqual([
+        'allowed_agents',
+        'allowed_tools',
+        'data_access_scope',
+        'privilege_level',
+        'restricted_actions',
+      ]);
       for (const [key, value] of Object.entries(preset.access_permissions)) {
         expect(value, `${preset.name}.access_permissions.${key}`).not.toBeNull();
         if (Array.isArray(value)) expect(value.length, `${preset.name}.access_permissions.${key}`).toBeGreaterThan(0);
@@ -292,7 +315,9 @@ describe('presets', () => {
       // icon_filename: the preset's name in kebab case, an SVG file name (no path, no URL).
       expect(preset.icon_filename).toBe(`${preset.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.svg`);
     }
-    const byName = Object.fromEntries(body.results.map((p: { name: string; access_permissions: { allowed_agents: string[] } }) => [p.name, p.access_permissions.allowed_agents]));
+    const byName = Object.fromEntries(
+      body.results.map((p: { name: string; access_permissions: { allowed_agents: string[] } }) => [p.name, p.access_permissions.allowed_agents]),
+    );
     expect(byName['Financial Analyst']).toEqual(['finance_assistant', 'reporting_assistant']);
     expect(byName['Prompt Injection Attacker']).toEqual(['customer_support']);
     expect(byName['Data Exfiltrator']).toEqual(['reporting_assistant', 'crm_assistant']);
@@ -329,7 +354,12 @@ describe('presets', () => {
     const persona = res.json();
     expectReferenceShape(persona, 'Persona');
     const { id, name, team_id, created_by, created_at, updated_at, is_preset, ...rest } = persona;
-    expect({ name, team_id, created_by, is_preset }).toEqual({ name: 'Our attacker', team_id: world.teamA.id, created_by: world.teamA.member.id, is_preset: false });
+    expect({ name, team_id, created_by, is_preset }).toEqual({
+      name: 'Our attacker',
+      team_id: world.teamA.id,
+      created_by: world.teamA.member.id,
+      is_preset: false,
+    });
     expect(id).not.toBe(preset.id);
     const { id: _i, name: _n, team_id: _t, created_by: _c, created_at: _ca, updated_at: _u, is_preset: _p, ...presetRest } = preset;
     expect(rest).toEqual(presetRest);
@@ -339,7 +369,9 @@ describe('presets', () => {
     const plain = await call('POST', `/v1/personas/from-preset/${preset.id}`, world.teamA.member.token);
     expect(plain.statusCode, plain.body).toBe(201);
     expect(plain.json().name).toBe(preset.name);
-    const listed = (await call('GET', `/v1/personas/?team_id=${world.teamA.id}&limit=100&search=${encodeURIComponent('Our attacker')}`, world.teamA.member.token)).json();
+    const listed = (
+      await call('GET', `/v1/personas/?team_id=${world.teamA.id}&limit=100&search=${encodeURIComponent('Our attacker')}`, world.teamA.member.token)
+    ).json();
     expect(listed.results.map((p: { id: string }) => p.id)).toEqual([persona.id]);
 
     const inTeam = await call('POST', `/v1/personas/from-preset/${preset.id}?team_id=${world.teamB.id}`, world.admin.token, null);
@@ -370,7 +402,11 @@ describe('presets', () => {
   it('refuses an unknown preset, a bad body, other teams and read-only keys', async () => {
     const [preset] = (await call('GET', '/v1/personas/presets/', world.teamA.member.token)).json().results;
     expectDetail(await call('POST', '/v1/personas/from-preset/019b7a11-0000-7000-8000-000000000000', world.teamA.member.token, {}), 404);
-    expect422(await call('POST', `/v1/personas/from-preset/${preset.id}`, world.teamA.member.token, { name_override: 5 }), ['body', 'name_override'], 'string_type');
+    expect422(
+      await call('POST', `/v1/personas/from-preset/${preset.id}`, world.teamA.member.token, { name_override: 5 }),
+      ['body', 'name_override'],
+      'string_type',
+    );
     expect422(await call('POST', '/v1/personas/from-preset/nope', world.teamA.member.token, {}), ['path', 'preset_id'], 'uuid_parsing');
     expectDetail(await call('POST', `/v1/personas/from-preset/${preset.id}?team_id=${world.teamB.id}`, world.teamA.member.token, {}), 404);
     const readOnly = await createApiKey(t.app, world.teamA.member.token, ['persona:read']);

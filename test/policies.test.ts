@@ -75,7 +75,13 @@ describe('GET /v1/policies/', () => {
     const token = world.teamB.member.token;
     const made = [];
     for (let i = 0; i < 12; i++) {
-      made.push(await c.createPolicy(token, { name: `Policy ${i}${i === 3 ? ' 100%_Special' : ''}`, category: i % 2 === 0 ? 'security' : 'brand', description: i === 5 ? 'Mentions REFUNDS' : null }));
+      made.push(
+        await c.createPolicy(token, {
+          name: `Policy ${i}${i === 3 ? ' 100%_Special' : ''}`,
+          category: i % 2 === 0 ? 'security' : 'brand',
+          description: i === 5 ? 'Mentions REFUNDS' : null,
+        }),
+      );
     }
     const page = await c.ok(c.get('/v1/policies/', token));
     expectReferenceShape(page, 'PolicyListResponse');
@@ -140,9 +146,26 @@ describe('GET, PATCH and DELETE /v1/policies/{policy_id}', () => {
   it('updates only the fields sent; null clears nullable fields and leaves the others', async () => {
     const policy = await c.createPolicy(world.teamA.member.token, { description: 'd', tags: ['a'], source_text: 'text' });
     t.clock.advance(10);
-    const updated = await c.ok(c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { name: 'Renamed', description: null, tags: null, category: null, status: null }));
+    const updated = await c.ok(
+      c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, {
+        name: 'Renamed',
+        description: null,
+        tags: null,
+        category: null,
+        status: null,
+      }),
+    );
     expectReferenceShape(updated, 'Policy');
-    expect(updated).toMatchObject({ name: 'Renamed', description: null, tags: null, category: 'privacy', status: 'draft', source_text: 'text', updated_at: t.clock.current, created_at: policy.created_at });
+    expect(updated).toMatchObject({
+      name: 'Renamed',
+      description: null,
+      tags: null,
+      category: 'privacy',
+      status: 'draft',
+      source_text: 'text',
+      updated_at: t.clock.current,
+      created_at: policy.created_at,
+    });
     const archived = await c.ok(c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { status: 'archived', category: 'brand' }));
     expect(archived).toMatchObject({ status: 'archived', category: 'brand', name: 'Renamed' });
     expect422(await c.patch(`/v1/policies/${policy.id}`, world.teamA.member.token, { status: 'live' }), ['body', 'status'], 'enum');
@@ -231,7 +254,14 @@ describe('presets', () => {
     expect(all.total).toBeGreaterThanOrEqual(6);
     expect(all.results).toHaveLength(all.total);
     const slugs = all.results.map((p: { preset_source: string }) => p.preset_source);
-    for (const slug of ['personal-data-protection', 'prompt-injection-defence', 'no-financial-or-medical-advice', 'brand-safety', 'secrets-and-credentials', 'ai-transparency']) {
+    for (const slug of [
+      'personal-data-protection',
+      'prompt-injection-defence',
+      'no-financial-or-medical-advice',
+      'brand-safety',
+      'secrets-and-credentials',
+      'ai-transparency',
+    ]) {
       expect(slugs).toContain(slug);
     }
     for (const preset of all.results) {
@@ -270,7 +300,10 @@ describe('presets', () => {
     const token = world.teamB.owner.token;
     const presets = await c.ok(c.get('/v1/policies/presets/', token));
     const preset = presets.results.find((p: { preset_source: string }) => p.preset_source === 'secrets-and-credentials');
-    const copy = await c.ok(c.post(`/v1/policies/presets/${preset.id}/copy?name_override=${encodeURIComponent('Our secrets policy')}`, world.teamB.member.token), 201);
+    const copy = await c.ok(
+      c.post(`/v1/policies/presets/${preset.id}/copy?name_override=${encodeURIComponent('Our secrets policy')}`, world.teamB.member.token),
+      201,
+    );
     expectReferenceShape(copy, 'Policy');
     expect(copy).toMatchObject({
       name: 'Our secrets policy',

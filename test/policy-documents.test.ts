@@ -170,7 +170,14 @@ describe('GET /file, GET /converted, DELETE /file', () => {
     const res = await c.del(`/v1/policies/${policy.id}/file`, token);
     expect(res.statusCode, res.body).toBe(200);
     expectReferenceShape(res.json(), 'Policy');
-    expect(res.json()).toMatchObject({ file_name: null, file_path: null, file_type: null, file_size_bytes: null, converted_file_path: null, source_text: '# Rules\n\nBe kind.\n' });
+    expect(res.json()).toMatchObject({
+      file_name: null,
+      file_path: null,
+      file_type: null,
+      file_size_bytes: null,
+      converted_file_path: null,
+      source_text: '# Rules\n\nBe kind.\n',
+    });
     expectDetail(await c.get(`/v1/policies/${policy.id}/file`, token), 404);
     expectDetail(await c.get(`/v1/policies/${policy.id}/converted`, token), 400);
   });

@@ -29,9 +29,15 @@ describe('reference check of responses', () => {
 
   it('checks an operation the reference lacks against the schema the route declares, and refuses one that declares none', async () => {
     const { app } = await appWith((a) => {
-      a.get('/v1/ours/declared', { schema: { response: { 200: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } }, async () => ({ n: 1 }));
-      a.get('/v1/ours/wrong', { schema: { response: { 200: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } }, async (_r, reply) =>
-        reply.header('content-type', 'application/json').send(JSON.stringify({ n: 'one' })),
+      a.get(
+        '/v1/ours/declared',
+        { schema: { response: { 200: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } },
+        async () => ({ n: 1 }),
+      );
+      a.get(
+        '/v1/ours/wrong',
+        { schema: { response: { 200: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } },
+        async (_r, reply) => reply.header('content-type', 'application/json').send(JSON.stringify({ n: 'one' })),
       );
       a.get('/v1/ours/undeclared', async () => ({ anything: true }));
     });

@@ -36,7 +36,14 @@ async function startFakeLlm(): Promise<FakeLlm> {
       res.setHeader('content-type', 'application/json');
       if (answer.raw !== undefined) return res.end(answer.raw);
       if (res.statusCode !== 200) return res.end(JSON.stringify({ error: { message: `bad key ${API_KEY}` } }));
-      res.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer.content } }] }));
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          model: MODEL,
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer.content } }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
@@ -119,7 +126,7 @@ function modelAnswer() {
         constraints: [{ condition_type: 'data', field: 'recipient', operator: 'neq', value: 'data_subject' }, { bogus: true }],
         constraint_logic: 'all',
         consequence: { action: 'block', severity: 'high', message: 'Emails stay private.' },
-        natural_language: 'The agent must not share one customer\'s email address with another.',
+        natural_language: "The agent must not share one customer's email address with another.",
         category: 'privacy',
         tags: ['pii'],
         confidence: 0.93,
@@ -152,7 +159,15 @@ function modelAnswer() {
         char_end: greet.length,
       },
       // Invented: not in the document.
-      { rule_type: 'prohibition', action: 'swear', consequence: {}, natural_language: 'No swearing.', source_text: 'Agents must not swear.', char_start: 0, char_end: 22 },
+      {
+        rule_type: 'prohibition',
+        action: 'swear',
+        consequence: {},
+        natural_language: 'No swearing.',
+        source_text: 'Agents must not swear.',
+        char_start: 0,
+        char_end: 22,
+      },
       // Unusable: no rule type.
       { action: 'x', natural_language: 'y', source_text: share },
       'not even an object',
@@ -199,7 +214,11 @@ describe('POST /v1/policies/{policy_id}/extract-rules', () => {
     expect(refund.consequence).toEqual({ action: 'warn', severity: 'medium', message: null });
     expect(refund.category).toBe('operational');
 
-    expect(greet.provenance.source_location).toMatchObject({ section: 'Tone', char_start: cpIndex(DOCUMENT, 'Agents should greet'), source_text: 'Agents should greet users politely.' });
+    expect(greet.provenance.source_location).toMatchObject({
+      section: 'Tone',
+      char_start: cpIndex(DOCUMENT, 'Agents should greet'),
+      source_text: 'Agents should greet users politely.',
+    });
     expect(greet.provenance.confidence_score).toBeNull();
     expect(greet.category).toBe('privacy'); // the policy's category when the model's is not one
 

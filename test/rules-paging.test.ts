@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { ANCHOR_STEP } from '../src/modules/policies/policies.repo.js';
+import { ANCHOR_STEP } from '../src/modules/rules/rules.repo.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createWorld, type World } from './helpers/factories.js';
 
@@ -53,7 +53,18 @@ const page = async (query: string) => {
 
 describe('deep pages of GET /v1/rules/', () => {
   it('are the pages OFFSET gives, at and around every anchor', async () => {
-    for (const offset of [0, ANCHOR_STEP - 50, ANCHOR_STEP - 1, ANCHOR_STEP, ANCHOR_STEP + 1, 2 * ANCHOR_STEP - 7, 2 * ANCHOR_STEP + 500, TOTAL - 3, TOTAL, TOTAL + ANCHOR_STEP]) {
+    for (const offset of [
+      0,
+      ANCHOR_STEP - 50,
+      ANCHOR_STEP - 1,
+      ANCHOR_STEP,
+      ANCHOR_STEP + 1,
+      2 * ANCHOR_STEP - 7,
+      2 * ANCHOR_STEP + 500,
+      TOTAL - 3,
+      TOTAL,
+      TOTAL + ANCHOR_STEP,
+    ]) {
       const { results, count } = await page(`limit=100&offset=${offset}`);
       expect(count).toBe(TOTAL);
       expect(results.map((r) => r.id)).toEqual(expected.slice(offset, offset + 100).map((r) => r.id));

@@ -48,7 +48,16 @@ describe('POST /v1/policies/{policy_id}/rules', () => {
     const policy = await c.createPolicy(world.teamA.member.token);
     const rule = await c.createRule(world.teamA.member.token, policy.id, FULL_RULE);
     expectReferenceShape(rule, 'PolicyRule');
-    expect(rule).toMatchObject({ ...FULL_RULE, policy_id: policy.id, status: 'draft', reviewed_by: null, reviewed_at: null, review_notes: null, created_at: t.clock.current, updated_at: t.clock.current });
+    expect(rule).toMatchObject({
+      ...FULL_RULE,
+      policy_id: policy.id,
+      status: 'draft',
+      reviewed_by: null,
+      reviewed_at: null,
+      review_notes: null,
+      created_at: t.clock.current,
+      updated_at: t.clock.current,
+    });
     const got = await c.ok(c.get(`/v1/rules/${rule.id}`, world.teamA.owner.token));
     expect(got).toEqual(rule);
     const listed = await c.ok(c.get(`/v1/rules/?policy_id=${policy.id}`, world.teamA.member.token));
@@ -135,8 +144,16 @@ describe('POST /v1/policies/{policy_id}/rules', () => {
     expect422(await c.post(url, token, { ...base, constraint_logic: null }), ['body', 'constraint_logic'], 'string_type');
     expect422(await c.post(url, token, { ...base, provenance: { confidence_score: 2 } }), ['body', 'provenance', 'confidence_score'], 'less_than_equal');
     expect422(await c.post(url, token, { ...base, provenance: { extracted_by: 'robot' } }), ['body', 'provenance', 'extracted_by'], 'enum');
-    expect422(await c.post(url, token, { ...base, provenance: { source_location: { char_start: -1 } } }), ['body', 'provenance', 'source_location', 'char_start'], 'greater_than_equal');
-    expect422(await c.post(url, token, { ...base, provenance: { source_location: { source_text: 'x'.repeat(20_001) } } }), ['body', 'provenance', 'source_location', 'source_text'], 'string_too_long');
+    expect422(
+      await c.post(url, token, { ...base, provenance: { source_location: { char_start: -1 } } }),
+      ['body', 'provenance', 'source_location', 'char_start'],
+      'greater_than_equal',
+    );
+    expect422(
+      await c.post(url, token, { ...base, provenance: { source_location: { source_text: 'x'.repeat(20_001) } } }),
+      ['body', 'provenance', 'source_location', 'source_text'],
+      'string_too_long',
+    );
     expect((await c.post(url, token, { ...base, provenance: { source_location: { source_text: 'x'.repeat(20_000) } } })).statusCode).toBe(201);
     expect422(await c.post(`/v1/policies/nope/rules`, token, base), ['path', 'policy_id'], 'uuid_parsing');
   });
@@ -305,11 +322,18 @@ describe('GET, PATCH and DELETE /v1/rules/{rule_id}', () => {
     await c.ok(c.post(`/v1/rules/${rule.id}/approve?notes=ok`, world.teamA.owner.token));
     t.clock.advance(30);
     // Labels are not meaning, and sending the same values changes nothing.
-    const relabelled = await c.ok(c.patch(`/v1/rules/${rule.id}`, token, { tags: ['x'], rule_id: 'PII-8', action: FULL_RULE.action, constraints: FULL_RULE.constraints }));
+    const relabelled = await c.ok(
+      c.patch(`/v1/rules/${rule.id}`, token, { tags: ['x'], rule_id: 'PII-8', action: FULL_RULE.action, constraints: FULL_RULE.constraints }),
+    );
     expect(relabelled).toMatchObject({ status: 'approved', tags: ['x'], rule_id: 'PII-8', updated_at: t.clock.current });
     const modified = await c.ok(c.patch(`/v1/rules/${rule.id}`, token, { natural_language: 'Personal data must be masked everywhere.' }));
     expectReferenceShape(modified, 'PolicyRule');
-    expect(modified).toMatchObject({ status: 'modified', natural_language: 'Personal data must be masked everywhere.', reviewed_by: world.teamA.owner.id, review_notes: 'ok' });
+    expect(modified).toMatchObject({
+      status: 'modified',
+      natural_language: 'Personal data must be masked everywhere.',
+      reviewed_by: world.teamA.owner.id,
+      review_notes: 'ok',
+    });
 
     await c.ok(c.post(`/v1/rules/${rule.id}/reject?reason=no`, token));
     expect((await c.ok(c.patch(`/v1/rules/${rule.id}`, token, { consequence: { action: 'block', severity: 'low' } }))).status).toBe('modified');
@@ -322,7 +346,10 @@ describe('GET, PATCH and DELETE /v1/rules/{rule_id}', () => {
   it('compares JSON objects whatever the order of their keys, and lists in order', async () => {
     const token = world.teamA.member.token;
     const policy = await c.createPolicy(token);
-    const rule = await c.createRule(token, policy.id, { ...FULL_RULE, consequence: { action: 'redact', severity: 'critical', message: 'Masked.', ticket: { queue: 'p', level: 2 } } });
+    const rule = await c.createRule(token, policy.id, {
+      ...FULL_RULE,
+      consequence: { action: 'redact', severity: 'critical', message: 'Masked.', ticket: { queue: 'p', level: 2 } },
+    });
     await c.ok(c.post(`/v1/rules/${rule.id}/approve`, token));
     const reversed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
     const same = await c.ok(
@@ -363,10 +390,34 @@ describe('GET, PATCH and DELETE /v1/rules/{rule_id}', () => {
     const policy = await c.createPolicy(token);
     const rule = await c.createRule(token, policy.id, FULL_RULE);
     const updated = await c.ok(
-      c.patch(`/v1/rules/${rule.id}`, token, { target: null, assignee: null, category: null, tags: null, provenance: null, action: null, natural_language: null, constraints: null, consequence: null, status: null, constraint_logic: null }),
+      c.patch(`/v1/rules/${rule.id}`, token, {
+        target: null,
+        assignee: null,
+        category: null,
+        tags: null,
+        provenance: null,
+        action: null,
+        natural_language: null,
+        constraints: null,
+        consequence: null,
+        status: null,
+        constraint_logic: null,
+      }),
     );
     expectReferenceShape(updated, 'PolicyRule');
-    expect(updated).toMatchObject({ target: null, assignee: null, category: null, tags: null, provenance: null, action: FULL_RULE.action, natural_language: FULL_RULE.natural_language, constraints: FULL_RULE.constraints, consequence: FULL_RULE.consequence, status: 'draft', constraint_logic: 'any' });
+    expect(updated).toMatchObject({
+      target: null,
+      assignee: null,
+      category: null,
+      tags: null,
+      provenance: null,
+      action: FULL_RULE.action,
+      natural_language: FULL_RULE.natural_language,
+      constraints: FULL_RULE.constraints,
+      consequence: FULL_RULE.consequence,
+      status: 'draft',
+      constraint_logic: 'any',
+    });
   });
 
   it('validates the body and answers 401, 403, 404', async () => {
@@ -404,7 +455,13 @@ describe('review: approve and reject', () => {
     t.clock.advance(60);
     const approved = await c.ok(c.post(`/v1/rules/${rule.id}/approve`, world.teamA.owner.token));
     expectReferenceShape(approved, 'PolicyRule');
-    expect(approved).toMatchObject({ status: 'approved', reviewed_by: world.teamA.owner.id, reviewed_at: t.clock.current, review_notes: null, updated_at: t.clock.current });
+    expect(approved).toMatchObject({
+      status: 'approved',
+      reviewed_by: world.teamA.owner.id,
+      reviewed_at: t.clock.current,
+      review_notes: null,
+      updated_at: t.clock.current,
+    });
     const withNotes = await c.ok(c.post(`/v1/rules/${rule.id}/approve?notes=${encodeURIComponent('Checked with legal')}`, world.teamA.member.token));
     expect(withNotes).toMatchObject({ reviewed_by: world.teamA.member.id, review_notes: 'Checked with legal' });
   });
@@ -416,7 +473,12 @@ describe('review: approve and reject', () => {
     expect422(await c.post(`/v1/rules/${rule.id}/reject?reason=`, world.teamA.member.token), ['query', 'reason'], 'string_too_short');
     const rejected = await c.ok(c.post(`/v1/rules/${rule.id}/reject?reason=${encodeURIComponent('Contradicts section 2')}`, world.teamA.member.token));
     expectReferenceShape(rejected, 'PolicyRule');
-    expect(rejected).toMatchObject({ status: 'rejected', reviewed_by: world.teamA.member.id, reviewed_at: t.clock.current, review_notes: 'Contradicts section 2' });
+    expect(rejected).toMatchObject({
+      status: 'rejected',
+      reviewed_by: world.teamA.member.id,
+      reviewed_at: t.clock.current,
+      review_notes: 'Contradicts section 2',
+    });
   });
 
   it('answers 401, 403, 404 and 422 like the other operations', async () => {

@@ -159,16 +159,28 @@ describe('HTTP hardening', () => {
     const huge = await t.app.inject({ method: 'GET', url: '/v1/agent-configurations/?offset=100000000000000000000', headers: bearer(token) });
     expect(huge.statusCode, huge.body).toBe(422);
     expect(huge.json().detail[0]).toMatchObject({ loc: ['query', 'offset'], type: 'less_than_equal' });
-    const agent = (await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(token), payload: { agent_name: 'n', model_name: 'm' } })).json();
-    const epoch = await t.app.inject({ method: 'PUT', url: `/v1/agent-configurations/${agent.id}`, headers: bearer(token), payload: { last_evaluated_at: 1e19 } });
+    const agent = (
+      await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: bearer(token), payload: { agent_name: 'n', model_name: 'm' } })
+    ).json();
+    const epoch = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/agent-configurations/${agent.id}`,
+      headers: bearer(token),
+      payload: { last_evaluated_at: 1e19 },
+    });
     expect(epoch.statusCode).toBe(422);
     const deep = `{"agent_name":"a","model_name":"m","agent_params":{"rag_params":{"x":${'['.repeat(5000)}${']'.repeat(5000)}}}}`;
-    const nested = await t.app.inject({ method: 'POST', url: '/v1/agent-configurations/', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: deep });
+    const nested = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: deep,
+    });
     expect(nested.statusCode, nested.body).toBe(422);
     expect(nested.json().detail[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
   });
 
-  it("answers 404 to a super admin naming a team that does not exist", async () => {
+  it('answers 404 to a super admin naming a team that does not exist', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/v1/agent-configurations/?team_id=01890000-0000-7000-8000-00000000beef',
@@ -214,17 +226,43 @@ describe('secrets in logs', () => {
         payload: { agent_name: 'a', model_name: 'm', api_key: agentKey },
       });
       expect(created.statusCode).toBe(201);
-      await t.app.inject({ method: 'PUT', url: `/v1/agent-configurations/${created.json().id}`, headers: bearer(user.token), payload: { api_key: `${agentKey}-2` } });
+      await t.app.inject({
+        method: 'PUT',
+        url: `/v1/agent-configurations/${created.json().id}`,
+        headers: bearer(user.token),
+        payload: { api_key: `${agentKey}-2` },
+      });
       await t.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email: user.email, password: 'a-wrong-password' } });
-      const changed = await t.app.inject({ method: 'POST', url: '/v1/auth/change-password', headers: bearer(user.token), payload: { current_password: user.password, new_password: 'the-new-password-9' } });
+      const changed = await t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/change-password',
+        headers: bearer(user.token),
+        payload: { current_password: user.password, new_password: 'the-new-password-9' },
+      });
       expect(changed.statusCode).toBe(200);
       const fresh = await login(t.app, user.email, 'the-new-password-9');
       await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer(fresh) });
-      await t.app.inject({ method: 'GET', url: '/v1/users/me', headers: bearer('wdn_0123456789abcdef0123456789abcdef_notarealsecretnotarealsecretnotarealsecretx') });
+      await t.app.inject({
+        method: 'GET',
+        url: '/v1/users/me',
+        headers: bearer('wdn_0123456789abcdef0123456789abcdef_notarealsecretnotarealsecretnotarealsecretx'),
+      });
 
       const log = lines.join('');
       expect(lines.length).toBeGreaterThan(10);
-      for (const secret of [admin.password, user.password, 'a-wrong-password', 'the-new-password-9', admin.token, user.token, fresh, key, key.slice(-43), agentKey, 'notarealsecret']) {
+      for (const secret of [
+        admin.password,
+        user.password,
+        'a-wrong-password',
+        'the-new-password-9',
+        admin.token,
+        user.token,
+        fresh,
+        key,
+        key.slice(-43),
+        agentKey,
+        'notarealsecret',
+      ]) {
         expect(log.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
       }
     } finally {

@@ -25,10 +25,20 @@ describe('documents survive a restart', () => {
     try {
       const first = await start();
       const w = await createWorld(first);
-      const created = await first.inject({ method: 'POST', url: '/v1/policies/', headers: bearer(w.teamA.member.token), payload: { name: 'p', category: 'custom' } });
+      const created = await first.inject({
+        method: 'POST',
+        url: '/v1/policies/',
+        headers: bearer(w.teamA.member.token),
+        payload: { name: 'p', category: 'custom' },
+      });
       const policyId = created.json().id as string;
       const { payload, headers } = multipartBody('file', 'kept.txt', Buffer.from('still here'));
-      const up = await first.inject({ method: 'POST', url: `/v1/policies/${policyId}/upload`, headers: { ...headers, ...bearer(w.teamA.member.token) }, payload });
+      const up = await first.inject({
+        method: 'POST',
+        url: `/v1/policies/${policyId}/upload`,
+        headers: { ...headers, ...bearer(w.teamA.member.token) },
+        payload,
+      });
       expect(up.statusCode, up.body).toBe(200);
       await first.close();
 

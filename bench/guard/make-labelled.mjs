@@ -21,7 +21,7 @@ const B64URL = `${ALNUM}_-`;
 const DIGITS = '0123456789';
 
 function luhnComplete(prefix, length) {
-  let body = prefix + chars(DIGITS, length - prefix.length - 1);
+  const body = prefix + chars(DIGITS, length - prefix.length - 1);
   for (let d = 0; d <= 9; d++) {
     const candidate = body + d;
     let sum = 0;

@@ -64,7 +64,7 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
     }
   }
 
-  function leave(state: KeyState, waiter: Waiter) {
+  function leave(waiter: Waiter) {
     if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
   }
 
@@ -78,7 +78,7 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
         if (state.starts.length < head.limit) {
           state.starts.push(at);
           state.queue.shift();
-          leave(state, head);
+          leave(head);
           head.resolve();
           continue;
         }
@@ -117,7 +117,7 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
             const index = owner.queue.indexOf(waiter);
             if (index < 0) return;
             owner.queue.splice(index, 1);
-            leave(owner, waiter);
+            leave(waiter);
             reject(abortReason(signal));
             if (owner.queue.length === 0) owner.wake?.abort();
           };

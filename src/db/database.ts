@@ -6,7 +6,8 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
-import { GroupCommitSqlite, groupCommitDialect, writesIdentity } from './sqlite-group-commit.js';
+import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { identityWrites, type TableCachingRules } from './table-caching.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -138,30 +139,41 @@ export function openSqlite(filename: string): SqliteDatabase.Database {
   return raw;
 }
 
-export function openDatabase(config: DatabaseConfig): Database {
+export interface OpenOptions {
+  /**
+   * Every table's class for the caches (src/db/table-caching.ts; the application's rules are
+   * `TABLE_CACHING`, src/modules/tables.ts). Without them every write moves the identity version.
+   */
+  tables?: TableCachingRules | undefined;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
   if (config.dialect === 'sqlite') {
     const raw = openSqlite(config.filename);
     if (config.filename === ':memory:') {
       // One in-memory database has one connection: no second reader, and no fsync to share.
       // Nothing else can reach it, and Kysely's mutex keeps reads out of open transactions, so
-      // counting write statements (before they run) is a complete read version.
+      // counting write statements (before they run) is a complete read version. Used by ad-hoc
+      // tools only: every write moves the identity version too.
       const cache = withStatementCache(raw);
       let writes = 0;
-      let identityWrites = 0;
       const prepare = (sql: string) => {
         const stmt = cache.prepare(sql);
-        if (!stmt.readonly) {
-          writes++;
-          if (writesIdentity(sql)) identityWrites++;
-        }
+        if (!stmt.readonly) writes++;
         return stmt;
       };
       const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }) });
-      return { db, dialect: 'sqlite', readVersion: () => String(writes), versions: () => ({ read: String(writes), identity: String(identityWrites) }), close: () => db.destroy() };
+      return {
+        db,
+        dialect: 'sqlite',
+        readVersion: () => String(writes),
+        versions: () => ({ read: String(writes), identity: String(writes) }),
+        close: () => db.destroy(),
+      };
     }
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
-    const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare);
+    const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare, identityWrites(options.tables));
     const db = new Kysely<DB>({ dialect: groupCommitDialect(group) });
     return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), versions: () => group.versions(), close: () => db.destroy() };
   }

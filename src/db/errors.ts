@@ -54,4 +54,3 @@ export function classifyDriverError(error: unknown): DriverErrorKind | undefined
 export function isUniqueViolation(error: unknown): boolean {
   return classifyDriverError(error) === 'unique_violation';
 }
-

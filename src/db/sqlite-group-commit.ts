@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { DataVersions, PreparedStatement } from './database.js';
+import { writtenTable } from './table-caching.js';
 import {
   SqliteAdapter,
   SqliteIntrospector,
@@ -13,19 +14,6 @@ import {
 } from 'kysely';
 
 type Prepare = (sql: string) => PreparedStatement;
-
-/** The counts Kysely emits for list totals: `select count(*) as "n" from …`. */
-const COUNT_QUERY = /^select count\(\*\) as "\w+" from /i;
-const MAX_COUNTS = 1_000;
-/** The table a write statement of Kysely's names first; anything else counts as identity. */
-const WRITTEN_TABLE = /^(?:insert into|update|delete from|replace into) "(\w+)"/i;
-const IDENTITY_TABLES = new Set(['users', 'teams', 'memberships', 'sessions', 'api_keys', 'invitations']);
-
-/** Whether a write statement may change an identity table (true when its table is not recognised). */
-export function writesIdentity(sql: string): boolean {
-  const table = WRITTEN_TABLE.exec(sql)?.[1];
-  return table === undefined || IDENTITY_TABLES.has(table);
-}
 
 interface Waiter {
   resolve(): void;
@@ -79,10 +67,18 @@ export class GroupCommitSqlite {
   #groupTouchesIdentity = false;
   readonly #writerDataVersion: SqliteDatabase.Statement;
   readonly #tx: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', SqliteDatabase.Statement>;
-  readonly #counts = new Map<string, { version: string; rows: unknown[] }>();
+  /** Whether a write to a table moves the identity version (the tables' classes: src/db/table-caching.ts). */
+  readonly #movesIdentity: (table: string | undefined) => boolean;
 
-  constructor(writer: SqliteDatabase.Database, reader: SqliteDatabase.Database, prepareWriter: Prepare, prepareReader: Prepare) {
+  constructor(
+    writer: SqliteDatabase.Database,
+    reader: SqliteDatabase.Database,
+    prepareWriter: Prepare,
+    prepareReader: Prepare,
+    movesIdentity: (table: string | undefined) => boolean = () => true,
+  ) {
     this.#writer = writer;
+    this.#movesIdentity = movesIdentity;
     this.#reader = reader;
     this.#prepareWriter = prepareWriter;
     this.#prepareReader = prepareReader;
@@ -105,9 +101,9 @@ export class GroupCommitSqlite {
    * - `read` changes whenever the committed data may have changed: a group committed (or
    *   failed) by this process, or a commit by any other connection to the file. Read it before
    *   a query: an answer cached under it is never newer than the token says.
-   * - `identity` is moved only by commits that wrote to an identity table (users, teams,
-   *   memberships, sessions, API keys, invitations), and by any commit of another process: what
-   *   a principal is derived from. Cascades into those tables start from one of them.
+   * - `identity` is moved only by commits that wrote to a table `movesIdentity` names (the
+   *   tables a principal is derived from, declared by the auth module: src/db/table-caching.ts),
+   *   and by any commit of another process.
    * Both move after the COMMIT and before any member of the group is answered, so nothing read
    * before a commit is filed under the version that follows it.
    */
@@ -120,8 +116,8 @@ export class GroupCommitSqlite {
     return this.versions().read;
   }
 
-  #noteWrite(sql: string): void {
-    if (!this.#groupTouchesIdentity && writesIdentity(sql)) this.#groupTouchesIdentity = true;
+  #noteWrite(query: CompiledQuery): void {
+    if (!this.#groupTouchesIdentity && this.#movesIdentity(writtenTable(query.query))) this.#groupTouchesIdentity = true;
   }
 
   /** The group has ended (committed or not): the versions move. */
@@ -212,25 +208,6 @@ export class GroupCommitSqlite {
     await durable;
   }
 
-  // ------------------------------------------------------------------ counts
-
-  /**
-   * `count(*)` walks every matching index entry (90 ms for 910,000 rules); lists ask for it
-   * with every page. Its answer is kept until the read version changes: the same committed
-   * data gives the same count, and the version is read before the count runs.
-   */
-  #count(sql: string, params: unknown[], stmt: PreparedStatement): unknown[] {
-    const key = `${sql}\u0000${JSON.stringify(params)}`;
-    const version = this.readVersion();
-    const known = this.#counts.get(key);
-    if (known !== undefined && known.version === version) return known.rows;
-    const rows = stmt.all(params);
-    this.#counts.delete(key);
-    this.#counts.set(key, { version, rows });
-    if (this.#counts.size > MAX_COUNTS) this.#counts.delete(this.#counts.keys().next().value as string);
-    return rows;
-  }
-
   // ------------------------------------------------------------------ statements
 
   async execute<R>(handle: GroupConnection, query: CompiledQuery): Promise<QueryResult<R>> {
@@ -239,7 +216,7 @@ export class GroupCommitSqlite {
       const read = this.#prepareReader(query.sql);
       if (read.readonly) {
         if (!read.reader) return { rows: [] };
-        return { rows: (COUNT_QUERY.test(query.sql) ? this.#count(query.sql, params, read) : read.all(params)) as R[] };
+        return { rows: read.all(params) as R[] };
       }
       await this.lock(handle);
       this.#openGroup();
@@ -247,7 +224,7 @@ export class GroupCommitSqlite {
       throw new GroupCommitError(new Error('the group this transaction belonged to was rolled back'));
     }
     const stmt = this.#prepareWriter(query.sql);
-    if (!stmt.readonly) this.#noteWrite(query.sql);
+    if (!stmt.readonly) this.#noteWrite(query);
     let result: QueryResult<R>;
     try {
       if (stmt.reader) {
@@ -327,7 +304,6 @@ class GroupConnection implements DatabaseConnection {
     return this.#group.execute<R>(this, query);
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming queries are not supported on SQLite');
   }

@@ -148,7 +148,7 @@ describe('Dome configuration errors', () => {
     expect(compileDomeConfig({ 'input-guards': ['pi'], pi: { type: 'security', methods: ['security-llm'] } }, { llmAvailable: true }).methods).toEqual(['security-llm']);
   });
 
-  it("ignores a parameter table of a method the guard does not list, as Dome does", () => {
+  it('ignores a parameter table of a method the guard does not list, as Dome does', () => {
     expect(() => compileDomeConfig({ 'input-guards': ['pi'], pi: { ...PI, 'encoding-heuristics': { anything: 1 } } }, OFFLINE)).not.toThrow();
   });
 });

@@ -324,4 +324,3 @@ export function parseDomeConfig(raw: unknown, options: { llmAvailable: boolean }
   }
   return { shape: layout.shape, input, output };
 }
-

@@ -85,7 +85,13 @@ describe('lazy request logger', () => {
       await app.inject({ url: '/info' });
       await app.inject({ url: '/quiet' });
       const byRequest = lines.map((l) => `${String(l.reqId)} ${String(l.msg)}`);
-      expect(byRequest).toEqual(['req-1 incoming request', 'req-1 an info line', 'req-1 request completed', 'req-2 incoming request', 'req-2 request completed']);
+      expect(byRequest).toEqual([
+        'req-1 incoming request',
+        'req-1 an info line',
+        'req-1 request completed',
+        'req-2 incoming request',
+        'req-2 request completed',
+      ]);
     } finally {
       await app.close();
     }

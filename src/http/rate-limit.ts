@@ -57,9 +57,13 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     reply.header('x-ratelimit-remaining', '0');
     reply.header('x-ratelimit-reset', String(reset));
     done(
-      new AppError('too_many_requests', `Rate limit of ${max} requests per ${windowMs === 60_000 ? 'minute' : `${windowMs / 1000} s`} exceeded: retry in ${reset} s`, {
-        'retry-after': String(reset),
-      }),
+      new AppError(
+        'too_many_requests',
+        `Rate limit of ${max} requests per ${windowMs === 60_000 ? 'minute' : `${windowMs / 1000} s`} exceeded: retry in ${reset} s`,
+        {
+          'retry-after': String(reset),
+        },
+      ),
     );
   });
 }

@@ -15,8 +15,12 @@ async function cachedApp(options: { maxEntries?: number } = {}) {
     request.principal = { credential: { kind: 'session', id } } as unknown as Principal;
     done(null, payload);
   });
-  registerResponseCache(app, { versions: () => ({ read: String(version), identity: '0' }), routes: new Set(['/list']), ...options });
-  app.get('/list', async (request) => {
+  registerResponseCache(app, { versions: () => ({ read: String(version), identity: '0' }), ...options });
+  app.get('/list', { config: { cacheable: true } }, async (request) => {
+    handled++;
+    return { version, url: request.url };
+  });
+  app.get('/uncached', async (request) => {
     handled++;
     return { version, url: request.url };
   });
@@ -50,6 +54,12 @@ describe('response cache', async () => {
       expect(res.headers['cache-control']).toBe('private, no-cache');
       expect(res.headers['content-type']).toBe(first.headers['content-type']);
     }
+  });
+
+  it('caches only routes marked cacheable', async () => {
+    const before = t.handled();
+    for (let i = 0; i < 3; i++) expect((await t.get('/uncached?page=1')).statusCode).toBe(200);
+    expect(t.handled()).toBe(before + 3);
   });
 
   it('computes again after a write, and answers 304 only for the current ETag', async () => {

@@ -23,10 +23,19 @@ import type { RequestVersions } from './data-versions.js';
  * Where no read version exists (PostgreSQL: other processes write without telling this one)
  * nothing is cached; the ETag is then still sent and honoured, computed from each answer.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's GET answers may be kept per credential and URL until the next commit
+     * (docs/caching.md). Only for an answer decided by the credential, the URL and the
+     * database: nothing that depends on the clock or on anything outside the database.
+     */
+    cacheable?: boolean;
+  }
+}
+
 export interface ResponseCacheOptions {
   versions: RequestVersions;
-  /** Route URLs (as registered) whose GET answers may be cached. */
-  routes: ReadonlySet<string>;
   maxEntries?: number;
   maxBytes?: number;
   /** How many keys asked for once are remembered (default 4 × maxEntries). */
@@ -60,7 +69,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
-  const { versions, routes } = options;
+  const { versions } = options;
   const maxEntries = options.maxEntries ?? 500;
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const maxCandidates = options.maxCandidates ?? 4 * maxEntries;
@@ -99,8 +108,9 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   };
   const notModified = (reply: FastifyReply, etag: string) => reply.code(304).header('etag', etag).header('cache-control', CACHE_CONTROL).send();
 
-  // Hooks of the cached routes only (callback style: no promise per request), added to each
-  // route after the context's own hooks: the lookup runs once authentication has set the principal.
+  // Hooks of the routes marked `config: { cacheable: true }` only (callback style: no promise per
+  // request), added to each route after the context's own hooks: the lookup runs once
+  // authentication has set the principal.
   const lookup = (request: WithSlot, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     if (request.method !== 'GET' || !request.principal) return done(null, payload);
     const key = `${request.principal.credential.kind}:${request.principal.credential.id}\n${request.url}`;
@@ -140,7 +150,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   };
 
   app.addHook('onRoute', (route) => {
-    if (!routes.has(route.url) || ![route.method].flat().includes('GET')) return;
+    if (route.config?.cacheable !== true || ![route.method].flat().includes('GET')) return;
     route.preParsing = [...[route.preParsing ?? []].flat(), lookup as never];
     route.onSend = [...[route.onSend ?? []].flat(), onSend as never];
   });

@@ -2,7 +2,7 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../modules/agents/agents.schemas.js';
-import { PolicyRule, RuleListResponse } from '../modules/policies/policies.schemas.js';
+import { PolicyRule, RuleListResponse } from '../modules/rules/rules.schemas.js';
 import { buildSerializer, nullableAsTypeList } from './serialization.js';
 import { Nullable, Uuid } from './schemas.js';
 
@@ -88,7 +88,12 @@ describe('buildSerializer', () => {
     const variants = [
       rule,
       { ...rule, provenance: null, tags: null, reviewed_by: null, reviewed_at: null, category: 'privacy', target: null, assignee: 'user' },
-      { ...rule, provenance: { ...rule.provenance, source_location: null }, review_notes: 'ok', consequence: { action: 'block', severity: 'low', message: 'no' } },
+      {
+        ...rule,
+        provenance: { ...rule.provenance, source_location: null },
+        review_notes: 'ok',
+        consequence: { action: 'block', severity: 'low', message: 'no' },
+      },
     ];
     const page = { results: variants, count: 3 };
     const written = serializerFor(RuleListResponse)(page);
@@ -98,7 +103,16 @@ describe('buildSerializer', () => {
 
   it('writes an agent as fast-json-stringify on the declared schema does, nulls included', () => {
     const nulls = Object.fromEntries(Object.keys((Agent as { properties: object }).properties).map((key) => [key, null]));
-    const agent = { ...nulls, id: '01a14252-ebc8-78e6-aad7-a68e7040c603', agent_name: 'a', model_name: 'm', created_at: 1, updated_at: 2, ttt_days: 1.5, test_score: '0.5' };
+    const agent = {
+      ...nulls,
+      id: '01a14252-ebc8-78e6-aad7-a68e7040c603',
+      agent_name: 'a',
+      model_name: 'm',
+      created_at: 1,
+      updated_at: 2,
+      ttt_days: 1.5,
+      test_score: '0.5',
+    };
     expect(serializerFor(Agent)(agent)).toBe(declaredSerializer(Agent)(agent));
   });
 

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { boundIntegers, nestsDeeperThan, nulCharacterAt } from './validation.js';
+import { boundIntegers, nestsDeeperThan, nulCharacterAt, parseIntegerText, toValidationIssues, validatorCompiler } from './validation.js';
 
 describe('boundIntegers', () => {
   it('bounds unbounded integers, keeps given bounds and leaves the original alone', () => {
-    const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer', minimum: 1, maximum: 10 }, c: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer', minimum: 1, maximum: 10 }, c: { anyOf: [{ type: 'integer' }, { type: 'null' }] } },
+    };
     const bounded = boundIntegers(schema) as { properties: Record<string, Record<string, unknown>> };
     expect(bounded.properties.a).toEqual({ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
     expect(bounded.properties.b).toEqual({ type: 'integer', minimum: 1, maximum: 10 });
@@ -30,5 +33,68 @@ describe('nulCharacterAt', () => {
     expect(nulCharacterAt('\u0000')).toEqual([]);
     expect(nulCharacterAt({ a: 'ok', b: [1, null, '😀', 'é'] })).toBeUndefined();
     expect(nulCharacterAt(undefined)).toBeUndefined();
+  });
+});
+
+describe('validatorCompiler', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      nested: { anyOf: [{ type: 'object', properties: { a: { type: 'integer' } } }, { type: 'null' }] },
+      list: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+      free: { type: 'object', additionalProperties: true },
+    },
+    required: ['name'],
+  };
+
+  it('drops the fields a body schema does not declare, at every depth, once the body is valid', () => {
+    const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (data: unknown) => boolean;
+    const body = { name: 'n', unknown: 1, nested: { a: 1, b: 2 }, list: [{ id: 'x', hidden: true }], free: { kept: { deep: 1 } } };
+    expect(validate(body)).toBe(true);
+    expect(body).toEqual({ name: 'n', nested: { a: 1 }, list: [{ id: 'x' }], free: { kept: { deep: 1 } } });
+  });
+
+  it('drops unknown query parameters too, and leaves an invalid body as it was', () => {
+    const query = validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/x' }) as (data: unknown) => boolean;
+    const params = { name: 'n', other: 'x' };
+    expect(query(params)).toBe(true);
+    expect(params).toEqual({ name: 'n' });
+    const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as (data: unknown) => boolean;
+    const invalid = { unknown: 1 };
+    expect(validate(invalid)).toBe(false);
+    expect(invalid).toEqual({ unknown: 1 });
+  });
+});
+
+describe('integers in a query string', () => {
+  const schema = {
+    type: 'object',
+    properties: { limit: { type: 'integer', minimum: 1, default: 100 }, offset: { type: 'integer', minimum: 0 } },
+    required: ['limit'],
+  };
+  const query = validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/x' }) as ((data: unknown) => boolean) & { errors: never };
+  const issuesOf = (data: Record<string, unknown>) => (query(data) ? [] : toValidationIssues(query.errors, 'querystring'));
+
+  it('reads what pydantic reads: spaces, a sign, leading zeros, a fraction of zeros', () => {
+    expect(parseIntegerText(' 5')).toBe(5);
+    expect(parseIntegerText('+5')).toBe(5);
+    expect(parseIntegerText('05')).toBe(5);
+    expect(parseIntegerText('-3 ')).toBe(-3);
+    expect(parseIntegerText('7.00')).toBe(7);
+    for (const text of ['1e3', '0x10', '0b1', '0o7', '', ' ', '1.5', '1_000', 'Infinity', '5 5', '+', '.0']) expect(parseIntegerText(text)).toBeUndefined();
+  });
+
+  it('answers int_parsing where Number() would have read a number, and nothing else for that field', () => {
+    for (const limit of ['1e3', '0x10', '-1e3', ' ']) {
+      expect(issuesOf({ limit })).toEqual([{ loc: ['query', 'limit'], msg: expect.any(String), type: 'int_parsing' }]);
+    }
+    expect(issuesOf({ limit: '5', offset: '0x10' })).toEqual([{ loc: ['query', 'offset'], msg: expect.any(String), type: 'int_parsing' }]);
+  });
+
+  it('accepts the spellings pydantic accepts, as numbers', () => {
+    const data: Record<string, unknown> = { limit: ' 5', offset: '+05' };
+    expect(query(data)).toBe(true);
+    expect(data).toEqual({ limit: 5, offset: 5 });
   });
 });

@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { TSchema } from 'typebox';
+import { compileCleaner } from './clean.js';
 import type { ValidationIssue } from './errors.js';
 
 /**
@@ -94,30 +96,89 @@ function booleanFields(schema: unknown): string[] {
   return Object.entries(properties).filter(([, s]) => acceptsBoolean(s)).map(([name]) => name);
 }
 
+const acceptsInteger = (schema: unknown): boolean => {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const s = schema as { type?: unknown; anyOf?: unknown[] };
+  return s.type === 'integer' || (Array.isArray(s.anyOf) && s.anyOf.some(acceptsInteger));
+};
+
+/** The integer fields of a query string or path schema, which arrive as text. */
+function integerFields(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties ?? {};
+  return Object.entries(properties).filter(([, s]) => acceptsInteger(s)).map(([name]) => name);
+}
+
+/**
+ * An integer written as pydantic reads one from text: optional spaces around an optional sign
+ * and decimal digits, with at most a fraction of zeros (`" 5"`, `"+5"`, `"05"`, `"5.0"`).
+ * Ajv's coercion reads anything `Number()` does (`"1e3"`, `"0x10"`, `" "` as 0): those are a
+ * 422 `int_parsing` here, as they are for the reference service.
+ */
+const PYDANTIC_INTEGER = /^\s*([+-]?\d+)(?:\.0*)?\s*$/;
+
+export function parseIntegerText(text: string): number | undefined {
+  const match = PYDANTIC_INTEGER.exec(text);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** The Ajv error an integer field written any other way gets: reported as `int_parsing` (toIssue). */
+const integerTextError = (name: string, data: unknown): ErrorObject => ({
+  instancePath: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+  schemaPath: '#/type',
+  keyword: 'type',
+  params: { type: 'integer' },
+  message: 'must be integer',
+  data,
+});
+
 /** A multipart body is a stream the route reads itself (and checks part by part): its schema only documents it. */
 const acceptStream = () => true;
 
+/**
+ * The one validator of every route's body, query string, path parameters and headers. What
+ * passes is also cleaned here, in place: the properties its schema does not declare are
+ * dropped from the body and the query string, at every depth (CONTRACT.md: unknown fields are
+ * ignored, as the reference service does), so that no service sees a field it did not ask for.
+ * An object declared free-form (`additionalProperties: true`) keeps what it holds.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, contentType }) => {
   if (httpPart === 'body' && contentType === 'multipart/form-data') return acceptStream;
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate = ajv.compile(lowercaseUuids(boundIntegers(schema)) as object);
   const booleans = httpPart === 'body' ? [] : booleanFields(schema);
-  if (booleans.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
-  const withLaxBooleans = (data: unknown) => {
-    if (typeof data === 'object' && data !== null) {
+  const integers = httpPart === 'body' ? [] : integerFields(schema);
+  const clean = httpPart === 'body' || httpPart === 'querystring' ? compileCleaner(schema as TSchema) : undefined;
+  const checked = (data: unknown) => {
+    let textErrors: ErrorObject[] | undefined;
+    if ((booleans.length > 0 || integers.length > 0) && typeof data === 'object' && data !== null) {
       const fields = data as Record<string, unknown>;
       for (const name of booleans) {
         const value = fields[name];
         const known = typeof value === 'string' ? LAX_BOOLEANS.get(value.toLowerCase()) : undefined;
         if (known !== undefined) fields[name] = known;
       }
+      for (const name of integers) {
+        const value = fields[name];
+        if (typeof value !== 'string') continue;
+        const parsed = parseIntegerText(value);
+        if (parsed !== undefined) {
+          fields[name] = parsed;
+        } else {
+          (textErrors ??= []).push(integerTextError(name, value));
+          // Reported here. Ajv must not read it its own way (a "-1e3" coerced would add a
+          // `greater_than_equal`), nor miss it (a missing field would be `missing` or take its
+          // default): an object is only ever a type error to it, which the issue above explains.
+          fields[name] = {};
+        }
+      }
     }
-    const ok = validate(data);
-    withLaxBooleans.errors = validate.errors;
+    const ok = validate(data) && textErrors === undefined;
+    checked.errors = textErrors === undefined ? validate.errors : [...textErrors, ...(validate.errors ?? [])];
+    if (ok && clean !== undefined) clean(data);
     return ok;
   };
-  withLaxBooleans.errors = null as typeof validate.errors;
-  return withLaxBooleans as ReturnType<FastifySchemaCompiler<unknown>>;
+  checked.errors = null as typeof validate.errors;
+  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** Deepest nesting a JSON body may have: deeper input is refused before any code copies or stores it. */

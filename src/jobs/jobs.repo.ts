@@ -3,6 +3,10 @@ import type { DB, JobsTable } from '../db/schema.js';
 import { newId, nowSeconds } from '../ids.js';
 import { announceCancel, announceEnqueued } from './local-signals.js';
 import type { EnqueueOptions, Job, JobLogLine, JobStatus } from './types.js';
+import { tableCaching } from '../db/table-caching.js';
+
+/** The job tables (docs/caching.md): written in the background while jobs run; no principal is read from them. */
+export const JOB_TABLES = tableCaching({ jobs: 'data', job_logs: 'data' });
 
 /** The public side of the job engine: what features call, each with their own handle or transaction. */
 

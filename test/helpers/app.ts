@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, postgresDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrations/index.js';
+import { TABLE_CACHING } from '../../src/modules/tables.js';
 import { pglitePool } from './pglite-pool.js';
 import { installReferenceCheck } from './reference-check.js';
 
@@ -24,7 +25,7 @@ const POSTGRES_URL = process.env.WARDEN_TEST_POSTGRES_URL || undefined;
 export async function openTestDatabase(): Promise<Database> {
   if (TEST_ENGINE === 'sqlite') {
     const dir = mkdtempSync(path.join(tmpdir(), 'warden-test-'));
-    const database = openDatabase({ dialect: 'sqlite', filename: path.join(dir, 'warden.db') });
+    const database = openDatabase({ dialect: 'sqlite', filename: path.join(dir, 'warden.db') }, { tables: TABLE_CACHING });
     return {
       ...database,
       async close() {
@@ -46,7 +47,7 @@ export async function openTestDatabase(): Promise<Database> {
   } finally {
     await admin.end();
   }
-  const database = openDatabase({ dialect: 'postgres', url: POSTGRES_URL, schema });
+  const database = openDatabase({ dialect: 'postgres', url: POSTGRES_URL, schema }, { tables: TABLE_CACHING });
   return {
     ...database,
     async close() {
@@ -90,7 +91,10 @@ export async function buildTestApp(
     dataDir?: string;
     tokenTtlSeconds?: number;
     app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>>;
-    /** Check every /v1 response against the reference's schema (test/helpers/reference-check.ts). */
+    /**
+     * Check every /v1 response against the reference's schema of its operation
+     * (test/helpers/reference-check.ts): on unless a test turns it off to send what the check refuses on purpose.
+     */
     referenceCheck?: boolean;
     /** Start the background job runner (with short intervals unless `app.jobs` says otherwise); it stops at close. */
     startJobs?: boolean;
@@ -109,7 +113,7 @@ export async function buildTestApp(
     ...options.app,
     jobs: { ...FAST_JOBS, ...options.app?.jobs },
   });
-  if (options.referenceCheck) installReferenceCheck(app);
+  if (options.referenceCheck !== false) installReferenceCheck(app);
   await app.ready();
   if (options.startJobs) await app.jobs.start();
   return {

@@ -25,7 +25,12 @@ export interface World {
 }
 
 async function call(app: FastifyInstance, method: string, url: string, token: string | undefined, payload?: unknown) {
-  const res = await app.inject({ method: method as 'GET', url, headers: token ? bearer(token) : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const res = await app.inject({
+    method: method as 'GET',
+    url,
+    headers: token ? bearer(token) : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode}: ${res.body}`);
   return res.json();
 }

@@ -10,10 +10,11 @@ import { HTTPError, HTTPValidationError, ValidationErrorSchema } from '../../src
  * operation and status (looked up by method and path template in the vendored reference
  * OpenAPI), so that no response goes unchecked:
  * - an operation the reference has: the schema of that status; for an error status the
- *   reference does not list, CONTRACT.md's `{"detail": "<message>"}`; for a success status
+ *   reference does not list, CONTRACT.md's `{"detail": "<message>"}` (a 422: the reference's
+ *   HTTPValidationError, the one shape of every 422); for a success status
  *   other than the reference's, the reference's success schema (the body must still be its shape);
  * - an operation the reference does not have (our additions): the response schema the route
- *   declares for that status;
+ *   declares for that status (an error status it does not declare: CONTRACT.md's shapes);
  * - a response with no route (404): `{"detail": "<message>"}`.
  * Only `/v1` JSON answers are checked; an empty body (204, 304) has nothing to check.
  */
@@ -69,9 +70,20 @@ export function validatorFor(method: string, template: string | undefined, statu
     const chosen = exact ?? (status < 300 ? success : undefined);
     if (chosen !== undefined) {
       const schema = jsonSchemaOf(chosen) ?? {};
-      return [`reference ${method} ${openApiPath(template)} ${exact ? status : 'success'}`, compiled(`ref ${method} ${template} ${exact ? status : '2xx'}`, () => referenceAjv.compile(toReferenceRefs(schema) as object))];
+      return [
+        `reference ${method} ${openApiPath(template)} ${exact ? status : 'success'}`,
+        compiled(`ref ${method} ${template} ${exact ? status : '2xx'}`, () => referenceAjv.compile(toReferenceRefs(schema) as object)),
+      ];
     }
-    if (status >= 400) return [`CONTRACT.md error {"detail": "…"} (${status})`, compiled('detail', () => referenceAjv.compile(DETAIL_MESSAGE))];
+  }
+  // An error the reference does not list for the operation, or one of our own operations does
+  // not declare (a framework's 413, 415, 429): CONTRACT.md's shapes, the same on every route.
+  if (status === 422 && (operation !== undefined || declared === undefined)) {
+    const schema = { $ref: 'reference#/components/schemas/HTTPValidationError' };
+    return ['CONTRACT.md 422 HTTPValidationError', compiled('422', () => referenceAjv.compile(schema))];
+  }
+  if (status >= 400 && (operation !== undefined || declared === undefined)) {
+    return [`CONTRACT.md error {"detail": "…"} (${status})`, compiled('detail', () => referenceAjv.compile(DETAIL_MESSAGE))];
   }
   if (declared === undefined) throw new Error(`${method} ${template} answered ${status}, which neither the reference nor the route declares`);
   return [`declared ${method} ${template} ${status}`, compiled(`own ${method} ${template} ${status}`, () => ownAjv.compile(declared as object) as Validate)];
@@ -86,7 +98,7 @@ export interface ReferenceCheck {
 
 /**
  * Hooks the check into `app` (before `ready`) and makes `app.inject` throw when the response
- * it resolves to did not validate. Used by buildTestApp({ referenceCheck: true }).
+ * it resolves to did not validate. Used by buildTestApp().
  */
 export function installReferenceCheck(app: FastifyInstance): ReferenceCheck {
   const check: ReferenceCheck = { problems: [], checked: 0 };
@@ -100,7 +112,9 @@ export function installReferenceCheck(app: FastifyInstance): ReferenceCheck {
       const [name, validate] = validatorFor(request.method, template, reply.statusCode, declared);
       check.checked++;
       if (!validate(JSON.parse(payload))) {
-        check.problems.push(`${request.method} ${request.url} → ${reply.statusCode} does not match ${name}: ${JSON.stringify(validate.errors)}\nbody: ${payload.slice(0, 400)}`);
+        check.problems.push(
+          `${request.method} ${request.url} → ${reply.statusCode} does not match ${name}: ${JSON.stringify(validate.errors)}\nbody: ${payload.slice(0, 400)}`,
+        );
       }
     } catch (error) {
       check.problems.push(`${request.method} ${request.url} → ${reply.statusCode}: ${(error as Error).message}`);

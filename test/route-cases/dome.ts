@@ -25,7 +25,7 @@ const configRoute = (method: string, suffix: string, needs: string, member: numb
   prepare: async (ctx) => ({ url: `/v1/dome-configs/${await config(ctx, bound)}${suffix}?team_id=${A(ctx).id}`, body }),
 });
 
-export const DOME_ROUTES: RouteCase[] = [
+export const DOME_ROUTE_CASES: RouteCase[] = [
   {
     method: 'POST',
     url: '/v1/dome-configs',
@@ -85,5 +85,23 @@ export const DOME_ROUTES: RouteCase[] = [
       if (res.statusCode !== 201) throw new Error(`detection → ${res.statusCode}: ${res.body}`);
       return { url: `/v1/detections/${id}` };
     },
+  },
+  // the agent views built from the applied configuration
+  {
+    method: 'GET',
+    url: '/v1/agent-configurations/:agent_id/dome-configs',
+    needs: 'guardrail:read',
+    expect: { member: 200 },
+    prepare: async (ctx) => {
+      const agent = await ctx.createAgent({ dome_config_id: '01890000-0000-7000-8000-00000000d0e0' });
+      return { url: `/v1/agent-configurations/${agent.id}/dome-configs?team_id=${A(ctx).id}` };
+    },
+  },
+  {
+    method: 'GET',
+    url: '/v1/agents/:agent_id/constraints',
+    needs: 'agent:read',
+    expect: { member: 200 },
+    prepare: async (ctx) => ({ url: `/v1/agents/${(await ctx.createAgent()).id}/constraints` }),
   },
 ];

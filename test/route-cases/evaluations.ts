@@ -58,7 +58,7 @@ const teamList = (url: string, needs = 'evaluation:read'): RouteCase => ({
   prepare: async (ctx) => ({ url: `${url}?team_id=${A(ctx).id}` }),
 });
 
-export const EVALUATION_ROUTES: RouteCase[] = [
+export const EVALUATION_ROUTE_CASES: RouteCase[] = [
   {
     method: 'POST',
     url: '/v1/evaluations/',

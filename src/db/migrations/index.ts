@@ -10,6 +10,10 @@ import { dome } from './0006_dome.js';
 import { jobs } from './0007_jobs.js';
 import { evaluations } from './0008_evaluations.js';
 import type { WardenMigration } from './types.js';
+import { tableCaching } from '../table-caching.js';
+
+/** Kysely's bookkeeping of the migrations run (written at start only, before any cache exists). */
+export const MIGRATION_TABLES = tableCaching({ kysely_migration: 'data', kysely_migration_lock: 'data' });
 
 /**
  * Every migration, in order. A new one is appended here with the next number;

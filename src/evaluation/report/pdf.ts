@@ -139,7 +139,6 @@ function pillarsAndHarnesses(w: Writer, model: EvaluationReportModel): void {
   w.y += drawHarnessChart(w, model, LEFT, w.y, WIDTH);
 }
 
-
 const WHY = 'Why it failed:';
 
 const FAILURE_INNER = WIDTH - 20;

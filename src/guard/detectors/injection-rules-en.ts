@@ -14,7 +14,7 @@ const OVERRIDE_VERB =
   'no longer follow|cease following|' +
   'put aside|toss out|get rid of|unlearn|wipe)';
 const PRIOR =
-  "(?:previous|prior|above|earlier|preceding|former|initial|original|foregoing|system|developer|your|ur|pre-?programmed|programmed|existing|current|old|" +
+  '(?:previous|prior|above|earlier|preceding|former|initial|original|foregoing|system|developer|your|ur|pre-?programmed|programmed|existing|current|old|' +
   "safety|ethical|moral|content|openai'?s?|built-in|default|standard|usual|all|any|every|these|those|the above|aforementioned)";
 const RULE_NOUN =
   '(?:instructions?|prompts?|rules|directions?|directives|guidelines|commands|constraints|programming|guardrails|restrictions|orders|polic(?:y|ies)|' +

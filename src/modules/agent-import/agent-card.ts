@@ -99,7 +99,8 @@ class Reader {
     }
     const out: string[] = [];
     value.forEach((item, i) => {
-      if (typeof item !== 'string' || item.length > MAX.short) this.problem([...at, i], `each entry of "${key}" must be a string of at most ${MAX.short} characters`);
+      if (typeof item !== 'string' || item.length > MAX.short)
+        this.problem([...at, i], `each entry of "${key}" must be a string of at most ${MAX.short} characters`);
       else out.push(item);
     });
     return out;
@@ -150,7 +151,9 @@ function interfaceEndpoint(r: Reader, interfaces: unknown): Endpoint {
   if (url !== null && !isHttpUrl(url)) r.problem([...path, 'url'], `"${url}" is not an http(s) URL`);
   const binding = bindingOf(chosen);
   if (jsonRpc === -1 && typeof binding === 'string') {
-    r.warnings.push(`The card has no JSONRPC interface; its first uses the ${binding} binding. Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
+    r.warnings.push(
+      `The card has no JSONRPC interface; its first uses the ${binding} binding. Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`,
+    );
   }
   return { url, version, tenant: tenant === '' ? null : tenant };
 }
@@ -165,7 +168,9 @@ function endpoint(r: Reader, card: Record<string, unknown>): Endpoint {
   const url = r.text(card, 'url', [], MAX.url, true);
   if (url !== null && !isHttpUrl(url)) r.problem(['url'], `"${url}" is not an http(s) URL`);
   if (typeof card.preferredTransport === 'string' && card.preferredTransport !== 'JSONRPC') {
-    r.warnings.push(`The card prefers the ${card.preferredTransport} transport; Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`);
+    r.warnings.push(
+      `The card prefers the ${card.preferredTransport} transport; Warden talks to A2A agents over JSON-RPC, so check that ${url ?? 'it'} answers JSON-RPC`,
+    );
   }
   return { url, version, tenant: null };
 }
@@ -220,7 +225,8 @@ export function mapAgentCard(input: unknown): CardResult {
 
   let author: string | null = null;
   if (isObject(input.provider)) author = r.text(input.provider, 'organization', ['provider'], MAX.short, false);
-  else if (input.provider !== undefined && input.provider !== null) r.problem(['provider'], '"provider" must be an object like {"organization": "...", "url": "..."}');
+  else if (input.provider !== undefined && input.provider !== null)
+    r.problem(['provider'], '"provider" must be an object like {"organization": "...", "url": "..."}');
 
   let streaming = false;
   let push = false;

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import { AgentCreateQuery } from '../agents/agents.schemas.js';
 import { UnifiedImportRequest, UnifiedImportResponse, UnifiedValidationResponse } from './agent-import.schemas.js';
 import type { AgentImportService } from './agent-import.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'agent-import'];
 
 export const agentImportRoutes: FastifyPluginAsyncTypebox<{ agentImport: AgentImportService }> = async (app, { agentImport }) => {
@@ -15,7 +14,7 @@ export const agentImportRoutes: FastifyPluginAsyncTypebox<{ agentImport: AgentIm
         tags,
         summary: 'Check an import without saving: what is wrong, the access level, and the agent card found',
         body: UnifiedImportRequest,
-        response: { 200: UnifiedValidationResponse, 401: e401, 403: e403, 422: e422 },
+        response: responses({ 200: UnifiedValidationResponse }, 401, 403, 422),
       },
     },
     async (request) => agentImport.validate(request.principal, request.body),
@@ -29,7 +28,7 @@ export const agentImportRoutes: FastifyPluginAsyncTypebox<{ agentImport: AgentIm
         summary: 'Import an agent from exactly one of agent_url (black box), agent_card (grey box) or source_code (white box)',
         querystring: AgentCreateQuery,
         body: UnifiedImportRequest,
-        response: { 201: UnifiedImportResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 201: UnifiedImportResponse }, 400, 401, 403, 404, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await agentImport.import(request.principal, request.query.team_id, request.body)),

@@ -58,7 +58,13 @@ describe('agent_url import against an agent that never answers', () => {
     ]);
     expect(created).toEqual([
       {
-        body: { agent_name: new URL(base).host, model_name: 'unknown', agent_url: `${base}/agent`, rate_limit_requests_per_minute: 100, access_level: 'black_box' },
+        body: {
+          agent_name: new URL(base).host,
+          model_name: 'unknown',
+          agent_url: `${base}/agent`,
+          rate_limit_requests_per_minute: 100,
+          access_level: 'black_box',
+        },
         imported: {
           import_metadata: { source: 'manual', source_url: `${base}/agent`, imported_at: 1_800_000_000, original_format: 'agent_url' },
           capabilities: null,

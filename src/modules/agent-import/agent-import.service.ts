@@ -104,7 +104,9 @@ export function createAgentImportService(deps: AgentImportDeps) {
         const pointsAtCard = new URL(agentUrl).pathname.endsWith('.json');
         const url = pointsAtCard ? card.agent_url : agentUrl;
         if (!pointsAtCard && card.agent_url !== agentUrl) {
-          warnings.push(`The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). Change agent_url if the agent answers elsewhere.`);
+          warnings.push(
+            `The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). Change agent_url if the agent answers elsewhere.`,
+          );
         }
         return {
           access_level: 'black_box',
@@ -132,7 +134,13 @@ export function createAgentImportService(deps: AgentImportDeps) {
       warnings,
       card: null,
       agent: {
-        body: { agent_name: input.override_name ?? new URL(agentUrl).host, model_name: UNKNOWN_MODEL, agent_url: agentUrl, ...common(input), access_level: 'black_box' },
+        body: {
+          agent_name: input.override_name ?? new URL(agentUrl).host,
+          model_name: UNKNOWN_MODEL,
+          agent_url: agentUrl,
+          ...common(input),
+          access_level: 'black_box',
+        },
         imported: { import_metadata: importMetadata(input, at, agentUrl, 'agent_url'), capabilities: null, skills: [] },
       },
     };

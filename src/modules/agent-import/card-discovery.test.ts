@@ -5,7 +5,19 @@ import { DEFAULT_DISCOVERY, discoverAgentCard, isForbiddenAddress, WELL_KNOWN_PA
 
 describe('isForbiddenAddress', () => {
   it('refuses link-local and unspecified addresses, including cloud metadata, and allows private ones', () => {
-    for (const a of ['169.254.169.254', '169.254.0.1', '0.0.0.0', '::', 'fe80::1', 'FEBF::1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', 'fd00:ec2::254', 'not-an-ip']) {
+    for (const a of [
+      '169.254.169.254',
+      '169.254.0.1',
+      '0.0.0.0',
+      '::',
+      'fe80::1',
+      'FEBF::1',
+      '::ffff:169.254.169.254',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a9fe:a9fe',
+      'fd00:ec2::254',
+      'not-an-ip',
+    ]) {
       expect(isForbiddenAddress(a), a).toBe(true);
     }
     for (const a of ['10.0.0.5', '192.168.1.10', '172.16.0.1', '127.0.0.1', '::1', '8.8.8.8', 'fd12::1', '2001:db8::1']) {
@@ -76,7 +88,10 @@ describe('discoverAgentCard', () => {
     const result = await discoverAgentCard(`${base}/agent`, { timeoutMs: 2000, maxBytes: 1024 });
     expect(result).toEqual({
       found: null,
-      notes: [`${base}/.well-known/agent-card.json redirects elsewhere: give the card's final URL as agent_url`, `${base}/.well-known/agent.json answered HTTP 404`],
+      notes: [
+        `${base}/.well-known/agent-card.json redirects elsewhere: give the card's final URL as agent_url`,
+        `${base}/.well-known/agent.json answered HTTP 404`,
+      ],
     });
     expect(hits).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json']);
   });

@@ -29,14 +29,22 @@ export function planSourceCode(input: UnifiedImportRequestIn, source: SourceCode
   const framework = input.framework ?? source.framework ?? 'unknown';
   const format = `source_code/${framework}`;
   if (names.length === 0) {
-    const issue = { loc: ['body', 'source_code', 'files'], msg: 'No files were uploaded: send at least the entry point, e.g. {"main.py": "..."}', type: 'value_error' };
+    const issue = {
+      loc: ['body', 'source_code', 'files'],
+      msg: 'No files were uploaded: send at least the entry point, e.g. {"main.py": "..."}',
+      type: 'value_error',
+    };
     return { issues: [issue], warnings, fields: null, capabilities: null, format };
   }
   const code = files[entry];
   if (code === undefined) {
     const loc = input.entry_point != null ? ['body', 'entry_point'] : ['body', 'source_code', 'entry_point'];
     const listed = names.slice(0, 10).map((n) => `"${n}"`).join(', ');
-    const issue = { loc, msg: `The entry point "${entry}" is not among the uploaded files (${listed}${names.length > 10 ? ', …' : ''}); name one of them`, type: 'value_error' };
+    const issue = {
+      loc,
+      msg: `The entry point "${entry}" is not among the uploaded files (${listed}${names.length > 10 ? ', …' : ''}); name one of them`,
+      type: 'value_error',
+    };
     return { issues: [issue], warnings, fields: null, capabilities: null, format };
   }
 
@@ -55,7 +63,8 @@ export function planSourceCode(input: UnifiedImportRequestIn, source: SourceCode
     issues: [],
     warnings,
     format,
-    capabilities: tools.length > 0 ? { streaming: false, push_notifications: false, code_execution: false, memory: false, delegation: false, tools } : null,
+    capabilities:
+      tools.length > 0 ? { streaming: false, push_notifications: false, code_execution: false, memory: false, delegation: false, tools } : null,
     fields: {
       agent_name: agentName,
       model_name: modelName,
@@ -63,7 +72,13 @@ export function planSourceCode(input: UnifiedImportRequestIn, source: SourceCode
       protocol: 'chat_completions',
       agent_system_prompt: source.system_prompt ?? null,
       purpose: source.description ?? null,
-      agent_metadata: { role: null, job_description: source.description ?? null, version: null, author: null, tags: framework === 'unknown' ? null : [framework] },
+      agent_metadata: {
+        role: null,
+        job_description: source.description ?? null,
+        version: null,
+        author: null,
+        tags: framework === 'unknown' ? null : [framework],
+      },
       white_box_config: { source_code: sourceText, entry_point: entry, repo_url: null, github_username: null, repo_branch: null },
     },
   };

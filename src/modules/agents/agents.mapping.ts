@@ -1,6 +1,19 @@
 import { invalid } from '../../http/errors.js';
-import type { AgentOut } from './agents.schemas.js';
-import type { AgentRow, LatestEvaluationRow } from './agents.repo.js';
+import type { Static, TSchema } from 'typebox';
+import {
+  AgentCapabilities,
+  AgentMetadata,
+  AgentParams,
+  AgentSkill,
+  DelegatedAgent,
+  ImportMetadata,
+  MCPConfig,
+  WhiteBoxConfig,
+  type AgentOut,
+  type LifecycleEvent,
+  type TrustStage,
+} from './agents.schemas.js';
+import type { AgentRow, LatestEvaluationRow, LifecycleEventRow } from './agents.repo.js';
 import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
 
 export const json = toJsonColumn;
@@ -35,7 +48,11 @@ function plainDecimal(value: number): string {
   const digits = int + frac;
   const point = int.length + Number(exp);
   const body =
-    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return sign + body;
 }
 
@@ -63,6 +80,54 @@ export function toDecimalString(value: number | string, loc: Array<string | numb
   return text;
 }
 
+type Json = Record<string, unknown>;
+
+/** The value a property of a reference model has when it was never set: its default, null, or an empty list. */
+function unsetValue(schema: TSchema): (() => unknown) | undefined {
+  const s = schema as { default?: unknown; anyOf?: Array<{ type?: unknown }>; type?: unknown };
+  if ('default' in s) return () => structuredClone(s.default);
+  if (s.anyOf?.some((branch) => branch.type === 'null') === true) return () => null;
+  if (s.type === 'array') return () => [];
+  return undefined; // a required field: it is always stored
+}
+
+/**
+ * A stored nested object answered with every key of its reference model, as the reference
+ * service (pydantic) answers it: what was never set is null, or the model's default (false,
+ * an empty list). Keys outside the model (a free-form capabilities object) stay as stored.
+ */
+function completer(model: TSchema): (value: unknown) => unknown {
+  const properties = (model as { properties: Record<string, TSchema> }).properties;
+  const fields = Object.entries(properties).map(([key, schema]) => [key, unsetValue(schema)] as const);
+  const known = new Set(fields.map(([key]) => key));
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const stored = value as Json;
+    const out: Json = {};
+    for (const [key, unset] of fields) {
+      const v = stored[key];
+      if (v !== undefined) out[key] = v;
+      else if (unset !== undefined) out[key] = unset();
+    }
+    for (const key of Object.keys(stored)) {
+      // defineProperty: a stored key named `__proto__` stays a plain property.
+      if (!known.has(key)) Object.defineProperty(out, key, { value: stored[key], enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+}
+
+const completeParams = completer(AgentParams);
+const completeMcp = completer(MCPConfig);
+const completeDelegated = completer(DelegatedAgent);
+const completeWhiteBox = completer(WhiteBoxConfig);
+const completeMetadata = completer(AgentMetadata);
+const completeImport = completer(ImportMetadata);
+const completeCapabilities = completer(AgentCapabilities);
+const completeSkill = completer(AgentSkill);
+
+const completeList = (list: unknown, complete: (value: unknown) => unknown) => (Array.isArray(list) ? list.map(complete) : []);
+
 export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): AgentOut {
   const agent: AgentOut = {
     id: row.id,
@@ -79,11 +144,11 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): Age
     created_at: row.created_at,
     updated_at: row.updated_at,
     access_level: row.access_level as AgentOut['access_level'],
-    agent_params: parse(row.agent_params),
-    mcp_config: parse(row.mcp_config),
-    delegated_agents: parse(row.delegated_agents) ?? [],
-    white_box_config: parse(row.white_box_config),
-    agent_metadata: parse(row.agent_metadata),
+    agent_params: completeParams(parse(row.agent_params)) as AgentOut['agent_params'],
+    mcp_config: completeMcp(parse(row.mcp_config)) as AgentOut['mcp_config'],
+    delegated_agents: completeList(parse(row.delegated_agents), completeDelegated) as AgentOut['delegated_agents'],
+    white_box_config: completeWhiteBox(parse(row.white_box_config)) as AgentOut['white_box_config'],
+    agent_metadata: completeMetadata(parse(row.agent_metadata)) as AgentOut['agent_metadata'],
     purpose: row.purpose,
     protocol: row.protocol as AgentOut['protocol'],
     test_score: row.test_score,
@@ -96,9 +161,9 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): Age
     ttt_days: row.ttt_days,
     dome_config_id: row.dome_config_id,
     dome_manually_configured: row.dome_manually_configured === 1,
-    import_metadata: parse(row.import_metadata),
-    capabilities: parse(row.capabilities),
-    skills: parse(row.skills) ?? [],
+    import_metadata: completeImport(parse(row.import_metadata)) as AgentOut['import_metadata'],
+    capabilities: completeCapabilities(parse(row.capabilities)) as AgentOut['capabilities'],
+    skills: completeList(parse(row.skills), completeSkill) as AgentOut['skills'],
   };
   if (latest !== undefined) {
     agent.latest_evaluation =
@@ -114,4 +179,15 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): Age
           };
   }
   return agent;
+}
+
+export function toLifecycleEvent(row: LifecycleEventRow): Static<typeof LifecycleEvent> {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    from_stage: row.from_stage as TrustStage | null,
+    to_stage: row.to_stage as TrustStage,
+    changed_by: row.changed_by,
+    changed_at: row.changed_at,
+  };
 }

@@ -1,9 +1,15 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { countRows, type CountMemo } from '../../db/count-memo.js';
 import type { Dialect } from '../../db/database.js';
+import { tableCaching } from '../../db/table-caching.js';
 import type { AgentLifecycleEventsTable, AgentsTable, DB } from '../../db/schema.js';
+
+/** Cache classes (docs/caching.md). `evaluations` is read here for `latest_evaluation`. */
+export const AGENT_TABLES = tableCaching({ agents: 'data', agent_lifecycle_events: 'data', evaluations: 'data' });
 
 export type AgentRow = Selectable<AgentsTable>;
 export type AgentPatch = Updateable<AgentsTable>;
+export type LifecycleEventRow = Pick<Selectable<AgentLifecycleEventsTable>, 'id' | 'agent_id' | 'from_stage' | 'to_stage' | 'changed_by' | 'changed_at'>;
 
 export const insertAgent = (db: Kysely<DB>, row: Insertable<AgentsTable>) => db.insertInto('agents').values(row).execute();
 
@@ -39,16 +45,12 @@ export const listAgents = (db: Kysely<DB>, f: AgentListFilter) =>
     .offset(f.offset)
     .execute();
 
-export const countAgents = async (db: Kysely<DB>, f: Pick<AgentListFilter, 'teamId' | 'statuses'>) =>
-  Number(
-    (
-      await db
-        .selectFrom('agents')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('team_id', '=', f.teamId)
-        .where('status', 'in', f.statuses)
-        .executeTakeFirstOrThrow()
-    ).n,
+/** Kept until the next commit (`counts`, SQLite): every page of the list asks for it. */
+export const countAgents = (db: Kysely<DB>, f: Pick<AgentListFilter, 'teamId' | 'statuses'>, counts?: CountMemo) =>
+  countRows(
+    db,
+    db.selectFrom('agents').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', f.teamId).where('status', 'in', f.statuses),
+    counts,
   );
 
 export const insertLifecycleEvent = (db: Kysely<DB>, row: Insertable<AgentLifecycleEventsTable>) =>
@@ -64,16 +66,8 @@ export const listLifecycleEvents = (db: Kysely<DB>, agentId: string, limit: numb
     .offset(offset)
     .execute();
 
-export const countLifecycleEvents = async (db: Kysely<DB>, agentId: string) =>
-  Number(
-    (
-      await db
-        .selectFrom('agent_lifecycle_events')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('agent_id', '=', agentId)
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+export const countLifecycleEvents = (db: Kysely<DB>, agentId: string, counts?: CountMemo) =>
+  countRows(db, db.selectFrom('agent_lifecycle_events').select((eb) => eb.fn.countAll().as('n')).where('agent_id', '=', agentId), counts);
 
 /** Ids per `IN (…)` list: far below SQLite's (32,766) and PostgreSQL's (65,535) bound-parameter limits. */
 const IDS_PER_QUERY = 1000;

@@ -1,27 +1,33 @@
 import { encryptSecret } from '../../crypto/keys.js';
 import type { Deps } from '../../deps.js';
-import { compileCleaner } from '../../http/clean.js';
+import { createCountMemo } from '../../db/count-memo.js';
 import { invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { API_KEY_MASK, apiKeyHint, json, maskedApiKey, toAgent, toDecimalString } from './agents.mapping.js';
+import { API_KEY_MASK, apiKeyHint, json, maskedApiKey, toAgent, toDecimalString, toLifecycleEvent } from './agents.mapping.js';
 import type { AgentPatch, AgentRow } from './agents.repo.js';
 import * as repo from './agents.repo.js';
 import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
-import { AGENT_STATUSES, AgentCreate, AgentUpdate } from './agents.schemas.js';
+import { AGENT_STATUSES } from './agents.schemas.js';
 import { toEvaluationConfig } from './agents.views.js';
 
-type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now'>;
+type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now' | 'readVersion'>;
 
 const SECONDS_PER_DAY = 86_400;
 const DEFAULT_STATUSES = AGENT_STATUSES.filter((s) => s !== 'archived');
-/** Unknown fields are dropped at every depth (CONTRACT.md), by cleaners compiled once. */
-const cleanCreate = compileCleaner(AgentCreate);
-const cleanUpdate = compileCleaner(AgentUpdate);
 
 /** Fields whose Agent type is not nullable: null leaves them as they are (CONTRACT.md). */
-const NON_NULLABLE_SCALARS = ['agent_name', 'model_name', 'status', 'hub', 'access_level', 'protocol', 'protection_status', 'rate_limit_requests_per_minute'] as const;
+const NON_NULLABLE_SCALARS = [
+  'agent_name',
+  'model_name',
+  'status',
+  'hub',
+  'access_level',
+  'protocol',
+  'protection_status',
+  'rate_limit_requests_per_minute',
+] as const;
 const NULLABLE_SCALARS = ['agent_url', 'agent_system_prompt', 'purpose', 'last_tested_by', 'last_evaluated_at', 'dome_config_id'] as const;
 const NULLABLE_JSON = ['agent_params', 'mcp_config', 'white_box_config', 'agent_metadata', 'evaluated_harnesses'] as const;
 
@@ -42,6 +48,7 @@ export interface ListAgentsInput {
 
 export function createAgentService(deps: AgentDeps) {
   const { db, dialect, now } = deps;
+  const counts = createCountMemo(deps.readVersion);
 
   /** The agent, if the caller may act on it with `permission` (404 when its team is not visible). */
   async function loadAuthorized(principal: Principal, id: string, permission: 'agent:read' | 'agent:write'): Promise<AgentRow> {
@@ -86,11 +93,10 @@ export function createAgentService(deps: AgentDeps) {
    * The one path that inserts an agent (with its first lifecycle event): registration, and
    * import, which adds the fields only an import sets (import_metadata, capabilities, skills).
    */
-  async function register(principal: Principal, teamIdParam: string | undefined, input: AgentCreateBody, imported: ImportedAgentFields | null) {
+  async function register(principal: Principal, teamIdParam: string | undefined, body: AgentCreateBody, imported: ImportedAgentFields | null) {
     requireAnywhere(principal, 'agent:write');
     const teamId = resolveTeam(principal, teamIdParam);
     authorize(principal, 'agent:write', teamId, 'Team');
-    const body = cleanCreate(structuredClone(input)) as AgentCreateBody;
     const at = now();
     const params = body.agent_params ?? (body.rag_params != null || body.function_route_params != null ? {} : null);
     if (params !== null) {
@@ -142,7 +148,15 @@ export function createAgentService(deps: AgentDeps) {
     }
     await db.transaction().execute(async (trx) => {
       await repo.insertAgent(trx, row);
-      await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: row.id, team_id: teamId, from_stage: null, to_stage: 'registered', changed_by: principal.userId, changed_at: at });
+      await repo.insertLifecycleEvent(trx, {
+        id: newId(),
+        agent_id: row.id,
+        team_id: teamId,
+        from_stage: null,
+        to_stage: 'registered',
+        changed_by: principal.userId,
+        changed_at: at,
+      });
     });
     return toAgent(row);
   }
@@ -160,7 +174,7 @@ export function createAgentService(deps: AgentDeps) {
       authorize(principal, 'agent:read', teamId, 'Team');
       const statuses = input.statuses && input.statuses.length > 0 ? [...new Set(input.statuses)] : DEFAULT_STATUSES;
       const filter = { teamId, statuses, limit: input.limit, offset: input.offset };
-      const [rows, count] = await Promise.all([repo.listAgents(db, filter), repo.countAgents(db, filter)]);
+      const [rows, count] = await Promise.all([repo.listAgents(db, filter), repo.countAgents(db, filter, counts)]);
       return { results: await withScores(rows, input.include_scores), count };
     },
 
@@ -171,10 +185,9 @@ export function createAgentService(deps: AgentDeps) {
       return agent as NonNullable<typeof agent>;
     },
 
-    async update(principal: Principal, id: string, input: AgentUpdateBody) {
+    async update(principal: Principal, id: string, body: AgentUpdateBody) {
       requireAnywhere(principal, 'agent:write');
       const current = await loadAuthorized(principal, id, 'agent:write');
-      const body = cleanUpdate(structuredClone(input)) as AgentUpdateBody;
       const patch = patchFrom(body, current);
       const updated = await repo.updateAgent(db, id, { ...patch, updated_at: now() });
       if (updated === undefined) throw notFound('Agent');
@@ -208,7 +221,15 @@ export function createAgentService(deps: AgentDeps) {
         }
         const updated = await repo.updateAgent(trx, id, patch);
         if (updated === undefined) throw notFound('Agent');
-        await repo.insertLifecycleEvent(trx, { id: newId(), agent_id: id, team_id: current.team_id, from_stage: current.trust_stage, to_stage: stage, changed_by: principal.userId, changed_at: at });
+        await repo.insertLifecycleEvent(trx, {
+          id: newId(),
+          agent_id: id,
+          team_id: current.team_id,
+          from_stage: current.trust_stage,
+          to_stage: stage,
+          changed_by: principal.userId,
+          changed_at: at,
+        });
         return toAgent(updated);
       });
     },
@@ -222,8 +243,8 @@ export function createAgentService(deps: AgentDeps) {
     async lifecycleHistory(principal: Principal, id: string, limit: number, offset: number) {
       requireAnywhere(principal, 'agent:read');
       await loadAuthorized(principal, id, 'agent:read');
-      const [rows, count] = await Promise.all([repo.listLifecycleEvents(db, id, limit, offset), repo.countLifecycleEvents(db, id)]);
-      return { results: rows.map((r) => ({ ...r, from_stage: r.from_stage as TrustStage | null, to_stage: r.to_stage as TrustStage })), count };
+      const [rows, count] = await Promise.all([repo.listLifecycleEvents(db, id, limit, offset), repo.countLifecycleEvents(db, id, counts)]);
+      return { results: rows.map(toLifecycleEvent), count };
     },
   };
 }

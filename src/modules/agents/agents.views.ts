@@ -33,4 +33,3 @@ export function toEvaluationConfig(row: AgentRow): Static<typeof AgentEvaluation
     rate_limit_requests_per_minute: row.rate_limit_requests_per_minute,
   };
 }
-

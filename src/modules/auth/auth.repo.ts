@@ -1,5 +1,22 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, DB, SessionsTable } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/**
+ * The tables a principal is read from (`authenticate` in auth.service.ts: the session or key,
+ * the user, their memberships and teams) and those whose writes change who may do what
+ * (invitations become memberships). A commit to any of them moves the identity version, so a
+ * logout, a revoked key, a disabled account or a new membership is seen by the very next
+ * request (src/http/auth.ts, docs/caching.md). The identity module writes most of them.
+ */
+export const IDENTITY_TABLES = tableCaching({
+  users: 'identity',
+  teams: 'identity',
+  memberships: 'identity',
+  invitations: 'identity',
+  sessions: 'identity',
+  api_keys: 'identity',
+});
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bearerToken } from '../../http/auth.js';
-import { errorResponses, IdParams } from '../../http/schemas.js';
+import { responses, IdParams } from '../../http/schemas.js';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ChangePasswordRequest, Detail, LoginRequest, TokenResponse } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 
@@ -14,7 +14,7 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
         tags,
         summary: 'Log in with email and password',
         body: LoginRequest,
-        response: { 200: TokenResponse, 401: errorResponses[401], 422: errorResponses[422], 429: errorResponses[429] },
+        response: responses({ 200: TokenResponse }, 401, 422, 429),
       },
     },
     async (request) => auth.login(request.body.email, request.body.password, request.ip),
@@ -22,7 +22,10 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
 
   app.post(
     '/v1/auth/jwt/logout',
-    { config: { beforePasswordChange: true }, schema: { tags, summary: 'End the current session', response: { 200: Detail, 400: errorResponses[400], 401: errorResponses[401] } } },
+    {
+      config: { beforePasswordChange: true },
+      schema: { tags, summary: 'End the current session', response: responses({ 200: Detail }, 400, 401) },
+    },
     async (request) => auth.logout(request.principal),
   );
 
@@ -33,7 +36,7 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
       schema: {
         tags,
         summary: 'Exchange a valid or recently expired token for a fresh one',
-        response: { 200: TokenResponse, 401: errorResponses[401] },
+        response: responses({ 200: TokenResponse }, 401),
       },
     },
     async (request) => auth.refresh(bearerToken(request)),
@@ -47,7 +50,7 @@ export const authTokenRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> =
         tags,
         summary: 'Change your password (ends your other sessions)',
         body: ChangePasswordRequest,
-        response: { 200: TokenResponse, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 422: errorResponses[422] },
+        response: responses({ 200: TokenResponse }, 400, 401, 403, 422),
       },
     },
     async (request) => auth.changePassword(request.principal, request.body.current_password, request.body.new_password),
@@ -63,14 +66,14 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = as
         tags,
         summary: 'Create an API key (its secret is shown once)',
         body: ApiKeyCreate,
-        response: { 201: ApiKeyCreated, 400: errorResponses[400], 401: errorResponses[401], 403: errorResponses[403], 422: errorResponses[422] },
+        response: responses({ 201: ApiKeyCreated }, 400, 401, 403, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await auth.createApiKey(request.principal, request.body)),
   );
   app.get(
     '/v1/api-keys/',
-    { schema: { tags, summary: 'List your API keys', response: { 200: ApiKeyList, 401: errorResponses[401] } } },
+    { schema: { tags, summary: 'List your API keys', response: responses({ 200: ApiKeyList }, 401) } },
     async (request) => auth.listApiKeys(request.principal),
   );
   app.delete(
@@ -80,7 +83,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = as
         tags,
         summary: 'Revoke one of your API keys',
         params: IdParams,
-        response: { 200: ApiKey, 401: errorResponses[401], 404: errorResponses[404], 422: errorResponses[422] },
+        response: responses({ 200: ApiKey }, 401, 404, 422),
       },
     },
     async (request) => auth.revokeApiKey(request.principal, request.params.id),

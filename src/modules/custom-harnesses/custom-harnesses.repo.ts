@@ -1,5 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CustomHarnessesTable, CustomHarnessPromptsTable, DB } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/** Cache classes (docs/caching.md). */
+export const CUSTOM_HARNESS_TABLES = tableCaching({ custom_harnesses: 'data', custom_harness_prompts: 'data' });
 
 export type CustomHarnessRow = Selectable<CustomHarnessesTable>;
 export type CustomHarnessPromptRow = Selectable<CustomHarnessPromptsTable>;

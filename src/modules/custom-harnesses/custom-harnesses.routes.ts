@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import {
   CancelResponse,
   CustomHarness,
@@ -14,7 +14,6 @@ import {
 } from './custom-harnesses.schemas.js';
 import type { CustomHarnessService } from './custom-harnesses.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Diamond', 'custom-harnesses'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
@@ -27,7 +26,7 @@ export const customHarnessRoutes: FastifyPluginAsyncTypebox<{ customHarnesses: C
         summary: "Create a custom harness (draft); a job writes its prompts from the agent's purpose, the personas and the policies' approved rules",
         querystring: TeamScopeQuery,
         body: CustomHarnessCreate,
-        response: { 201: CustomHarness, 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: CustomHarness }, 400, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await customHarnesses.create(request.principal, request.query.team_id, request.body)),
@@ -40,7 +39,7 @@ export const customHarnessRoutes: FastifyPluginAsyncTypebox<{ customHarnesses: C
         tags,
         summary: "A team's custom harnesses, newest first",
         querystring: CustomHarnessListQuery,
-        response: { 200: CustomHarnessListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: CustomHarnessListResponse }, 400, 401, 403, 404, 422),
       },
     },
     async (request) => customHarnesses.list(request.principal, request.query),
@@ -54,7 +53,7 @@ export const customHarnessRoutes: FastifyPluginAsyncTypebox<{ customHarnesses: C
         summary: 'A custom harness and its generation workflow',
         params: HarnessIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: CustomHarnessResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: CustomHarnessResponse }, 401, 403, 404, 422),
       },
     },
     async (request) => customHarnesses.get(request.principal, request.params.harness_id, request.query.team_id),
@@ -68,7 +67,7 @@ export const customHarnessRoutes: FastifyPluginAsyncTypebox<{ customHarnesses: C
         summary: 'Delete a custom harness and its prompts (a generation in progress stops)',
         params: HarnessIdParams,
         querystring: TeamScopeQuery,
-        response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 204: NoContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => {
@@ -85,7 +84,7 @@ export const customHarnessRoutes: FastifyPluginAsyncTypebox<{ customHarnesses: C
         summary: 'Cancel the generation of a draft harness (it ends failed)',
         params: HarnessIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: CancelResponse, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: CancelResponse }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => customHarnesses.cancel(request.principal, request.params.harness_id, request.query.team_id),
@@ -99,7 +98,7 @@ export const customHarnessRoutes: FastifyPluginAsyncTypebox<{ customHarnesses: C
         summary: 'The prompts of a custom harness, each with its pass criteria and lineage (empty while a draft)',
         params: HarnessIdParams,
         querystring: TeamScopeQuery,
-        response: { 200: HarnessPromptsResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: HarnessPromptsResponse }, 401, 403, 404, 422),
       },
     },
     async (request) => customHarnesses.prompts(request.principal, request.params.harness_id, request.query.team_id),

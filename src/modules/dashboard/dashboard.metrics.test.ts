@@ -17,7 +17,12 @@ describe('dashboard metrics', () => {
   it('measures time in stage from the last move into the current stage, else from registration', () => {
     const agent = { trust_stage: 'tested', created_at: 1000 };
     expect(timeInStageHours(agent, [], 1000 + 5 * 3600 + 59)).toBe(5);
-    const events = [ev('a', null, 'registered', 1000), ev('a', 'registered', 'tested', 2000), ev('a', 'tested', 'hardened', 3000), ev('a', 'hardened', 'tested', 4000)];
+    const events = [
+      ev('a', null, 'registered', 1000),
+      ev('a', 'registered', 'tested', 2000),
+      ev('a', 'tested', 'hardened', 3000),
+      ev('a', 'hardened', 'tested', 4000),
+    ];
     expect(timeInStageHours(agent, events, 4000 + 2 * 3600)).toBe(2);
   });
 

@@ -1,5 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB, DemographicDimensionsTable, DemographicValuesTable } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/** Cache classes (docs/caching.md). */
+export const DEMOGRAPHIC_TABLES = tableCaching({ demographic_dimensions: 'data', demographic_values: 'data' });
 
 export type DimensionRow = Selectable<DemographicDimensionsTable>;
 export type ValueRow = Selectable<DemographicValuesTable>;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import {
   BulkValuesRequest,
   DemographicDimension,
@@ -19,7 +19,6 @@ import {
 } from './demographics.schemas.js';
 import type { DemographicsService } from './demographics.service.js';
 
-const { 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'demographics'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
@@ -35,7 +34,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         tags,
         summary: 'List demographic dimensions (without their values)',
         querystring: DimensionListQuery,
-        response: { 200: DimensionListResponse, 401: e401, 403: e403, 422: e422 },
+        response: responses({ 200: DimensionListResponse }, 401, 403, 422),
       },
     },
     async (request) =>
@@ -49,7 +48,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         tags,
         summary: 'Create a dimension (super admin)',
         body: DemographicDimensionCreate,
-        response: { 201: DemographicDimension, 401: e401, 403: e403, 409: e409, 422: e422 },
+        response: responses({ 201: DemographicDimension }, 401, 403, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await demographics.create(request.principal, request.body)),
@@ -62,7 +61,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         tags,
         summary: 'Get a dimension by name, with its values',
         params: DimensionNameParams,
-        response: { 200: DemographicDimension, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: DemographicDimension }, 401, 403, 404, 422),
       },
     },
     async (request) => demographics.getByName(request.principal, request.params.name),
@@ -76,7 +75,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         summary: 'Update a value (super admin)',
         params: ValueIdParams,
         body: DemographicValueUpdate,
-        response: { 200: DemographicValue, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: DemographicValue }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => demographics.updateValue(request.principal, request.params.value_id, request.body),
@@ -89,7 +88,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         tags,
         summary: 'Delete a value (super admin)',
         params: ValueIdParams,
-        response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 204: NoContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => {
@@ -105,7 +104,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         tags,
         summary: 'Get a dimension, with its values',
         params: DimensionIdParams,
-        response: { 200: DemographicDimension, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: DemographicDimension }, 401, 403, 404, 422),
       },
     },
     async (request) => demographics.get(request.principal, request.params.dimension_id),
@@ -119,7 +118,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         summary: 'Update a dimension (super admin)',
         params: DimensionIdParams,
         body: DemographicDimensionUpdate,
-        response: { 200: DemographicDimension, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: DemographicDimension }, 401, 403, 404, 422),
       },
     },
     async (request) => demographics.update(request.principal, request.params.dimension_id, request.body),
@@ -132,7 +131,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         tags,
         summary: 'Delete a dimension and its values (super admin)',
         params: DimensionIdParams,
-        response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 204: NoContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => {
@@ -149,7 +148,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         summary: "List a dimension's values (by sort_order)",
         params: DimensionIdParams,
         querystring: ValueListQuery,
-        response: { 200: ValueListResponse, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: ValueListResponse }, 401, 403, 404, 422),
       },
     },
     async (request) => demographics.listValues(request.principal, request.params.dimension_id, request.query.limit, request.query.offset),
@@ -163,7 +162,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         summary: 'Add a value to a dimension (super admin)',
         params: DimensionIdParams,
         body: DemographicValueCreate,
-        response: { 201: DemographicValue, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: DemographicValue }, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await demographics.addValue(request.principal, request.params.dimension_id, request.body)),
@@ -177,7 +176,7 @@ export const demographicRoutes: FastifyPluginAsyncTypebox<{ base: '/v1/demograph
         summary: 'Add several values at once, all or nothing (super admin)',
         params: DimensionIdParams,
         body: BulkValuesRequest,
-        response: { 201: Type.Array(DemographicValue), 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: Type.Array(DemographicValue) }, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) =>

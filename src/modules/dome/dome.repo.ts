@@ -1,5 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB, DetectionsTable, DomeConfigsTable } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/** Guardrails' tables (docs/caching.md): no principal is read from them. */
+export const DOME_TABLES = tableCaching({ dome_configs: 'data', dome_instances: 'data', detections: 'data' });
 
 export type DomeConfigRow = Selectable<DomeConfigsTable>;
 export type DetectionRow = Selectable<DetectionsTable>;

@@ -1,5 +1,13 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, EvaluationReportsTable, EvaluationResultsTable, EvaluationsTable } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/**
+ * Cache classes (docs/caching.md). `evaluations` is classified by the agents module, which reads
+ * it for `latest_evaluation`. Results are written in batches while a run goes (a commit each):
+ * data, which moves only the read version.
+ */
+export const EVALUATION_TABLES = tableCaching({ evaluation_results: 'data', evaluation_reports: 'data' });
 
 export type EvaluationRow = Selectable<EvaluationsTable>;
 export type EvaluationPatch = Updateable<EvaluationsTable>;
@@ -157,7 +165,6 @@ export async function saveReport(db: Kysely<DB>, row: Insertable<EvaluationRepor
     )
     .execute();
 }
-
 
 // ------------------------------------------------------------------ agents and teams
 

@@ -106,9 +106,11 @@ export const GenerateReportQuery = Type.Object({
   force_regenerate: Type.Boolean({ default: false, description: 'Render again even if cached' }),
 });
 export const GenerateReportResponse = Type.Object({}, { additionalProperties: true, title: 'Response Generate Report On Demand' });
-/** HTML and PDF answers: documented as bodies, validated by nobody (they are not JSON). */
-export const HtmlBody = Type.String({ description: 'The HTML report (text/html; charset=utf-8)' });
-export const PdfBody = Type.String({ description: 'The PDF report (application/pdf)', format: 'binary' });
+/** A download: bytes with their media type (and a Content-Disposition header), as /openapi.json declares it. */
+const fileDownload = (description: string, mediaType: string) =>
+  Type.Unsafe<Buffer | string>({ description, content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } });
+export const HtmlBody = fileDownload('The HTML report (self-contained; charts as inline SVG)', 'text/html');
+export const PdfBody = fileDownload('The PDF report (vector charts)', 'application/pdf');
 
 // ------------------------------------------------------------------ evaluation-results
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { responses } from '../../http/schemas.js';
 import {
   CreateUserRequest,
   Invitation,
@@ -19,12 +19,13 @@ import {
 } from './identity.schemas.js';
 import type { IdentityService } from './identity.service.js';
 
-const { 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
-
 export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityService }> = async (app, { identity }) => {
   app.get(
     '/v1/auth/users/me',
-    { config: { beforePasswordChange: true }, schema: { tags: ['Teams', 'auth'], summary: 'The authenticated user', response: { 200: UserRead, 401: e401 } } },
+    {
+      config: { beforePasswordChange: true },
+      schema: { tags: ['Teams', 'auth'], summary: 'The authenticated user', response: responses({ 200: UserRead }, 401) },
+    },
     async (request) => identity.me(request.principal),
   );
 
@@ -36,7 +37,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags: users,
         summary: 'Create a user in a team (team owners and admins; super admins)',
         body: CreateUserRequest,
-        response: { 201: UserRead, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: UserRead }, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await identity.createUser(request.principal, request.body)),
@@ -48,14 +49,14 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags: users,
         summary: 'Find a user by email',
         querystring: UserByEmailQuery,
-        response: { 200: UserRead, 401: e401, 404: e404, 422: e422 },
+        response: responses({ 200: UserRead }, 401, 404, 422),
       },
     },
     async (request) => identity.getUserByEmail(request.principal, request.query.email),
   );
   app.get(
     '/v1/users/me',
-    { config: { beforePasswordChange: true }, schema: { tags: users, summary: 'The authenticated user', response: { 200: UserRead, 401: e401 } } },
+    { config: { beforePasswordChange: true }, schema: { tags: users, summary: 'The authenticated user', response: responses({ 200: UserRead }, 401) } },
     async (request) => identity.me(request.principal),
   );
   app.get(
@@ -65,7 +66,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
       schema: {
         tags: users,
         summary: 'Your team memberships',
-        response: { 200: Type.Array(MembershipWithTeam), 401: e401 },
+        response: responses({ 200: Type.Array(MembershipWithTeam) }, 401),
       },
     },
     async (request) => identity.myTeams(request.principal),
@@ -77,7 +78,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags: users,
         summary: 'Get a user (yourself, someone who shares a team with you, or anyone for a super admin)',
         params: UserIdParams,
-        response: { 200: UserRead, 401: e401, 404: e404, 422: e422 },
+        response: responses({ 200: UserRead }, 401, 404, 422),
       },
     },
     async (request) => identity.getUser(request.principal, request.params.user_id),
@@ -92,7 +93,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         summary: 'Create a team (super admins)',
         querystring: TeamCreateQuery,
         body: TeamCreate,
-        response: { 201: Team, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 201: Team }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await identity.createTeam(request.principal, request.query.owner_id, request.body)),
@@ -105,7 +106,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         summary: 'Invite a user to a team by email (team owners and admins; super admins)',
         params: TeamIdParams,
         body: InviteUserRequest,
-        response: { 201: Invitation, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: Invitation }, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await identity.invite(request.principal, request.params.team_id, request.body)),
@@ -117,7 +118,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags: teams,
         summary: 'Accept an invitation addressed to you',
         params: InvitationIdParams,
-        response: { 201: Membership, 401: e401, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: Membership }, 401, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await identity.acceptInvite(request.principal, request.params.invitation_id)),
@@ -129,7 +130,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags: teams,
         summary: "A team's members",
         params: TeamIdParams,
-        response: { 200: Type.Array(TeamUser), 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: Type.Array(TeamUser) }, 401, 403, 404, 422),
       },
     },
     async (request) => identity.listTeamUsers(request.principal, request.params.team_id),
@@ -141,7 +142,7 @@ export const identityRoutes: FastifyPluginAsyncTypebox<{ identity: IdentityServi
         tags: teams,
         summary: 'Get a team',
         params: TeamIdParams,
-        response: { 200: Team, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: Team }, 401, 403, 404, 422),
       },
     },
     async (request) => identity.getTeam(request.principal, request.params.team_id),

@@ -6,7 +6,8 @@ import { newId } from '../../ids.js';
 import type { Principal, TeamRole } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireGlobal } from '../auth/permissions.js';
 import * as repo from './identity.repo.js';
-import type { InvitationRow, TeamRow, UserRow } from './identity.repo.js';
+import type { InvitationRow, MembershipRow, TeamRow, UserRow } from './identity.repo.js';
+import { toInvitation, toMembership, toMembershipWithTeam, toTeam, toTeamUser, toUserRead } from './identity.mapping.js';
 
 type IdentityDeps = Pick<Deps, 'db' | 'now' | 'passwordHashCost'>;
 
@@ -23,26 +24,6 @@ export interface CreateUserInput {
   profile_image?: string | null | undefined;
   password_change_required?: boolean | undefined;
 }
-
-export function toUserRead(row: UserRow) {
-  return {
-    id: row.id,
-    email: row.email,
-    is_active: row.is_active === 1,
-    is_superuser: row.is_super_admin === 1,
-    is_verified: row.is_verified === 1,
-    given_name: row.given_name,
-    family_name: row.family_name,
-    external_user_id: row.external_user_id,
-    profile_image: row.profile_image,
-    password_change_required: row.password_change_required === 1,
-    is_super_admin: row.is_super_admin === 1,
-  };
-}
-
-export const toTeam = (row: TeamRow) => ({ ...row });
-
-export const toInvitation = (row: InvitationRow) => ({ ...row, role: row.role as TeamRole });
 
 export function createIdentityService(deps: IdentityDeps) {
   const { db, now } = deps;
@@ -92,7 +73,7 @@ export function createIdentityService(deps: IdentityDeps) {
 
     async myTeams(principal: Principal) {
       const rows = await repo.listTeamsOfUser(db, principal.userId);
-      return rows.map((r) => ({ ...r, role: r.role as TeamRole }));
+      return rows.map(toMembershipWithTeam);
     },
 
     async getUser(principal: Principal, id: string) {
@@ -115,7 +96,14 @@ export function createIdentityService(deps: IdentityDeps) {
       const user = await buildUserRow({ ...input, password_change_required: principal.isSuperAdmin ? input.password_change_required : true });
       await db.transaction().execute(async (trx) => {
         await insertUserRow(trx, user);
-        await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: user.id, role: 'MEMBER', created_at: user.created_at, updated_at: user.created_at });
+        await repo.insertMembership(trx, {
+          id: newId(),
+          team_id: team.id,
+          user_id: user.id,
+          role: 'MEMBER',
+          created_at: user.created_at,
+          updated_at: user.created_at,
+        });
       });
       return toUserRead(user);
     },
@@ -125,7 +113,14 @@ export function createIdentityService(deps: IdentityDeps) {
       const owner = await repo.findUserById(db, ownerId);
       if (owner === undefined) throw notFound('Owner user');
       const at = now();
-      const team: TeamRow = { id: newId(), name: input.name, description: input.description ?? null, created_by: principal.userId, created_at: at, updated_at: at };
+      const team: TeamRow = {
+        id: newId(),
+        name: input.name,
+        description: input.description ?? null,
+        created_by: principal.userId,
+        created_at: at,
+        updated_at: at,
+      };
       await db.transaction().execute(async (trx) => {
         await repo.insertTeam(trx, team);
         await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: owner.id, role: 'OWNER', created_at: at, updated_at: at });
@@ -144,20 +139,7 @@ export function createIdentityService(deps: IdentityDeps) {
       authorize(principal, 'team:read', teamId, 'Team');
       if ((await repo.findTeam(db, teamId)) === undefined) throw notFound('Team');
       const rows = await repo.listUsersOfTeam(db, teamId);
-      return rows.map((r) => ({
-        id: r.id,
-        email: r.email,
-        given_name: r.given_name,
-        family_name: r.family_name,
-        external_user_id: r.external_user_id,
-        profile_image: r.profile_image,
-        is_active: r.is_active === 1,
-        is_verified: r.is_verified === 1,
-        is_super_admin: r.is_super_admin === 1,
-        role: r.role as TeamRole,
-        membership_id: r.membership_id,
-        joined_at: r.joined_at,
-      }));
+      return rows.map(toTeamUser);
     },
 
     async invite(principal: Principal, teamId: string, input: { email: string; role?: TeamRole | undefined }) {
@@ -174,7 +156,16 @@ export function createIdentityService(deps: IdentityDeps) {
         throw conflict(`${email} is already a member of this team`);
       }
       const at = now();
-      const row: InvitationRow = { id: newId(), team_id: teamId, email, invited_by: principal.userId, role, status: 'PENDING', created_at: at, expires_at: at + INVITATION_TTL_SECONDS };
+      const row: InvitationRow = {
+        id: newId(),
+        team_id: teamId,
+        email,
+        invited_by: principal.userId,
+        role,
+        status: 'PENDING',
+        created_at: at,
+        expires_at: at + INVITATION_TTL_SECONDS,
+      };
       await repo.insertInvitation(db, row);
       return toInvitation(row);
     },
@@ -192,7 +183,14 @@ export function createIdentityService(deps: IdentityDeps) {
         throw conflict('You are already a member of this team');
       }
       const at = now();
-      const membership = { id: newId(), team_id: invitation.team_id, user_id: principal.userId, role: invitation.role as TeamRole, created_at: at, updated_at: at };
+      const membership: MembershipRow = {
+        id: newId(),
+        team_id: invitation.team_id,
+        user_id: principal.userId,
+        role: invitation.role,
+        created_at: at,
+        updated_at: at,
+      };
       await db.transaction().execute(async (trx) => {
         if (!(await repo.closeInvitation(trx, invitation.id, 'ACCEPTED'))) throw conflict('This invitation was already used');
         try {
@@ -202,7 +200,7 @@ export function createIdentityService(deps: IdentityDeps) {
           throw error;
         }
       });
-      return membership;
+      return toMembership(membership);
     },
 
     /**
@@ -222,9 +220,23 @@ export function createIdentityService(deps: IdentityDeps) {
           if (isUniqueViolation(error)) return false;
           throw error;
         }
-        const team: TeamRow = { id: newId(), name: input.teamName ?? 'Default team', description: 'Created at first start', created_by: user.id, created_at: user.created_at, updated_at: user.created_at };
+        const team: TeamRow = {
+          id: newId(),
+          name: input.teamName ?? 'Default team',
+          description: 'Created at first start',
+          created_by: user.id,
+          created_at: user.created_at,
+          updated_at: user.created_at,
+        };
         await repo.insertTeam(trx, team);
-        await repo.insertMembership(trx, { id: newId(), team_id: team.id, user_id: user.id, role: 'OWNER', created_at: user.created_at, updated_at: user.created_at });
+        await repo.insertMembership(trx, {
+          id: newId(),
+          team_id: team.id,
+          user_id: user.id,
+          role: 'OWNER',
+          created_at: user.created_at,
+          updated_at: user.created_at,
+        });
         return true;
       });
     },

@@ -3,26 +3,9 @@ import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, TeamRole } from '../auth/permissions.js';
 import { authorize, credentialAllows, holds } from '../auth/permissions.js';
 import * as repo from './identity.repo.js';
-import { toInvitation, toTeam } from './identity.service.js';
+import { toInvitation, toTeam, toTeamUser } from './identity.mapping.js';
 
 type TeamAdminDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
-
-type TeamUserRow = NonNullable<Awaited<ReturnType<typeof repo.findTeamUser>>>;
-
-export const toTeamUser = (r: TeamUserRow) => ({
-  id: r.id,
-  email: r.email,
-  given_name: r.given_name,
-  family_name: r.family_name,
-  external_user_id: r.external_user_id,
-  profile_image: r.profile_image,
-  is_active: r.is_active === 1,
-  is_verified: r.is_verified === 1,
-  is_super_admin: r.is_super_admin === 1,
-  role: r.role as TeamRole,
-  membership_id: r.membership_id,
-  joined_at: r.joined_at,
-});
 
 /**
  * Team administration a console needs (issue 17, additions): the teams one can see, a team's

@@ -1,5 +1,10 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { DB, PersonasTable } from '../../db/schema.js';
+import { countRows, type CountMemo } from '../../db/count-memo.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/** Cache classes (docs/caching.md). */
+export const PERSONA_TABLES = tableCaching({ personas: 'data' });
 
 export type PersonaRow = Selectable<PersonasTable>;
 export type PersonaPatch = Updateable<PersonasTable>;
@@ -51,13 +56,5 @@ export const listPersonas = (db: Kysely<DB>, f: PersonaFilter, limit: number, of
     .offset(offset)
     .execute();
 
-export const countPersonas = async (db: Kysely<DB>, f: PersonaFilter) =>
-  Number(
-    (
-      await db
-        .selectFrom('personas')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where((eb) => matching(eb, f))
-        .executeTakeFirstOrThrow()
-    ).n,
-  );
+export const countPersonas = (db: Kysely<DB>, f: PersonaFilter, counts?: CountMemo) =>
+  countRows(db, db.selectFrom('personas').select((eb) => eb.fn.countAll().as('n')).where((eb) => matching(eb, f)), counts);

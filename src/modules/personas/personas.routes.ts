@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, IdParams, Nullable } from '../../http/schemas.js';
+import { responses, IdParams, Nullable } from '../../http/schemas.js';
 import {
   CreateFromPresetRequest,
   Persona,
@@ -14,7 +14,6 @@ import {
 } from './personas.schemas.js';
 import type { PersonaService } from './personas.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
 const tags = ['Agent Environment', 'personas'];
 const NoContent = Type.Null({ description: 'Deleted' });
 
@@ -26,7 +25,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
         tags,
         summary: 'Create a persona (persona:write on the team_id of the body)',
         body: PersonaCreate,
-        response: { 201: Persona, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: Persona }, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await personas.create(request.principal, request.body)),
@@ -39,7 +38,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
         tags,
         summary: "List a team's personas",
         querystring: PersonaListQuery,
-        response: { 200: PersonaListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PersonaListResponse }, 400, 401, 403, 404, 422),
       },
     },
     async (request) => personas.list(request.principal, request.query),
@@ -52,7 +51,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
         tags,
         summary: 'List the system preset personas',
         querystring: PresetListQuery,
-        response: { 200: PersonaListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: PersonaListResponse }, 400, 401, 403, 404, 422),
       },
     },
     async (request) => personas.listPresets(request.principal, request.query),
@@ -77,7 +76,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
           params: PresetIdParams,
           querystring: TeamScopeQuery,
           body: Nullable(CreateFromPresetRequest),
-          response: { 201: Persona, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+          response: responses({ 201: Persona }, 400, 401, 403, 404, 422),
         },
       },
       async (request, reply) =>
@@ -95,7 +94,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
         summary: 'Get a persona (a team persona or a system preset)',
         params: IdParams,
         querystring: TeamScopeQuery,
-        response: { 200: Persona, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: Persona }, 401, 403, 404, 422),
       },
     },
     async (request) => personas.get(request.principal, request.params.id, request.query.team_id),
@@ -109,7 +108,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
         summary: 'Update a persona (absent fields are left as they are)',
         params: IdParams,
         body: PersonaUpdate,
-        response: { 200: Persona, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 200: Persona }, 401, 403, 404, 422),
       },
     },
     async (request) => personas.update(request.principal, request.params.id, request.body),
@@ -122,7 +121,7 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
         tags,
         summary: 'Delete a persona',
         params: IdParams,
-        response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 204: NoContent }, 401, 403, 404, 422),
       },
     },
     async (request, reply) => {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { createCountMemo } from '../../db/count-memo.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -10,7 +11,7 @@ import type { PersonaPatch, PersonaRow } from './personas.repo.js';
 import * as repo from './personas.repo.js';
 import type { PersonaCreateBody, PersonaListQueryIn, PersonaOut, PersonaUpdateBody } from './personas.schemas.js';
 
-type PersonaDeps = Pick<Deps, 'db' | 'now'>;
+type PersonaDeps = Pick<Deps, 'db' | 'now' | 'readVersion'>;
 
 /** Fields whose Persona type is not nullable: null in an update leaves them as they are. */
 const NON_NULLABLE = ['name', 'role', 'knowledge_level', 'skill_level', 'intent', 'language'] as const;
@@ -28,6 +29,7 @@ export interface PresetListInput {
 
 export function createPersonaService(deps: PersonaDeps) {
   const { db, now } = deps;
+  const counts = createCountMemo(deps.readVersion);
 
   async function loadAuthorized(principal: Principal, id: string, permission: 'persona:read' | 'persona:write'): Promise<PersonaRow> {
     const row = await repo.findPersona(db, id);
@@ -80,7 +82,7 @@ export function createPersonaService(deps: PersonaDeps) {
       const teamId = resolveTeam(principal, query.team_id);
       authorize(principal, 'persona:read', teamId, 'Team');
       const filter = { teamId, intents: query.intents ? [...new Set(query.intents)] : undefined, isPreset: query.is_preset, search: query.search };
-      const [rows, total] = await Promise.all([repo.listPersonas(db, filter, query.limit, query.offset), repo.countPersonas(db, filter)]);
+      const [rows, total] = await Promise.all([repo.listPersonas(db, filter, query.limit, query.offset), repo.countPersonas(db, filter, counts)]);
       return { results: rows.map(toPersona), total };
     },
 

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { Dialect } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize } from '../auth/permissions.js';
-import type { PolicyRow, RuleRow } from './policies.repo.js';
+import type { PolicyRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
 
 /**
@@ -21,19 +20,5 @@ export async function loadPolicy(db: Kysely<DB>, principal: Principal, id: strin
   const row = await repo.findPolicy(db, id);
   if (row === undefined) throw notFound('Policy');
   authorize(principal, permission, row.team_id, 'Policy');
-  return row;
-}
-
-/** The rule, if the caller may act on it with `permission` (404 when its team is not visible). */
-export async function loadRule(
-  db: Kysely<DB>,
-  principal: Principal,
-  id: string,
-  permission: PolicyPermission,
-  lock?: { dialect: Dialect },
-): Promise<RuleRow> {
-  const row = await repo.findRule(db, id, lock);
-  if (row === undefined) throw notFound('Rule');
-  authorize(principal, permission, row.team_id, 'Rule');
   return row;
 }

@@ -1,14 +1,7 @@
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, invalid, RequestValidationError } from '../../http/errors.js';
-import { errorResponses } from '../../http/schemas.js';
-import type { DownloadedFile, UploadedFile } from './documents.service.js';
-import { MAX_DOCUMENT_BYTES } from './documents.service.js';
+import { responses } from '../../http/schemas.js';
 import {
-  DocumentUploadBody,
-  ExtractionResponse,
   Policy,
   PolicyCreate,
   PolicyListQuery,
@@ -20,65 +13,12 @@ import {
   PresetParams,
   TeamQuery,
 } from './policies.schemas.js';
-import type { PolicyServices } from './policies.services.js';
-import { ruleRoutes } from './rules.routes.js';
+import type { PolicyService } from './policies.service.js';
 
-const { 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 } = errorResponses;
-const e413 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'The file is larger than 10 MB' });
-const e415 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'Not a PDF, TXT or MD file' });
-const e503 = Type.Unsafe<unknown>({ $ref: 'HTTPError#', description: 'No language model is configured, or it failed' });
 const tags = ['Agent Environment', 'policies'];
 const NoContent = Type.Null({ description: 'Deleted' });
-const FileContent = Type.Unsafe<unknown>({ description: 'The file, with Content-Type and Content-Disposition headers' });
 
-/** One more than the one file accepted, so that a second file is seen (and refused) rather than dropped. */
-const MAX_UPLOAD_FILES = 2;
-const ONE_FILE = 'Send exactly one file, in the field "file"';
-
-/**
- * The single `file` part of a multipart upload, read into memory (at most 10 MB). Every part
- * is read, so a second file (in any field) is refused rather than silently dropped; text fields
- * are ignored. A body that is not well-formed multipart is a 400.
- */
-async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
-  if (!request.isMultipart()) {
-    throw new AppError('unsupported_media_type', 'Send the document as multipart/form-data with a field named "file"');
-  }
-  let upload: UploadedFile | undefined;
-  let files = 0;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_UPLOAD_FILES } })) {
-      if (part.type !== 'file') continue;
-      files++;
-      if (files > 1) throw new AppError('bad_request', `${ONE_FILE}: this request has more than one file`);
-      if (part.fieldname === 'file') upload = { fileName: part.filename, content: await part.toBuffer() };
-      else await part.toBuffer(); // read (and drop) it, to see whether a "file" part follows
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: unknown }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', 'The file is larger than 10 MB, the most a policy document may be');
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new AppError('bad_request', ONE_FILE);
-    // Anything else the parser raises (no boundary, a part cut off, garbage) is the body's fault.
-    request.log.info({ err: error }, 'malformed multipart upload');
-    throw new AppError('bad_request', `The body is not well-formed multipart/form-data. ${ONE_FILE}`);
-  }
-  if (upload === undefined) throw invalid(['body', 'file'], 'Field required', 'missing');
-  return upload;
-}
-
-function sendFile(reply: FastifyReply, file: DownloadedFile) {
-  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_');
-  return reply
-    .header('content-type', file.contentType)
-    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
-    .header('x-content-type-options', 'nosniff')
-    .send(file.content);
-}
-
-export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (app, services) => {
-  const { policies, documents, extraction } = services;
-
+export const policyRoutes: FastifyPluginAsyncTypebox<{ policies: PolicyService }> = async (app, { policies }) => {
   app.post(
     '/v1/policies/',
     {
@@ -87,7 +27,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         summary: 'Create a policy (in your primary team, or the team_id given)',
         querystring: TeamQuery,
         body: PolicyCreate,
-        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 201: Policy }, 400, 401, 403, 404, 409, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await policies.create(request.principal, request.query.team_id, request.body)),
@@ -95,13 +35,27 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
 
   app.get(
     '/v1/policies/',
-    { schema: { tags, summary: "List your team's policies", querystring: PolicyListQuery, response: { 200: PolicyListResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: "List your team's policies",
+        querystring: PolicyListQuery,
+        response: responses({ 200: PolicyListResponse }, 400, 401, 403, 404, 422),
+      },
+    },
     async (request) => policies.list(request.principal, request.query),
   );
 
   app.get(
     '/v1/policies/presets/',
-    { schema: { tags, summary: 'List the system preset policies', querystring: PresetListQuery, response: { 200: PolicyListResponse, 401: e401, 403: e403, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: 'List the system preset policies',
+        querystring: PresetListQuery,
+        response: responses({ 200: PolicyListResponse }, 401, 403, 422),
+      },
+    },
     async (request) => policies.listPresets(request.principal, request.query),
   );
 
@@ -113,7 +67,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         summary: 'Copy a preset, with its rules (as drafts), into your primary team',
         params: PresetParams,
         querystring: PresetCopyQuery,
-        response: { 201: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
+        response: responses({ 201: Policy }, 400, 401, 403, 404, 422),
       },
     },
     async (request, reply) => reply.code(201).send(await policies.copyPreset(request.principal, request.params.preset_id, request.query)),
@@ -121,7 +75,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
 
   app.get(
     '/v1/policies/:policy_id',
-    { schema: { tags, summary: 'Get a policy (or a preset)', params: PolicyParams, response: { 200: Policy, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    { schema: { tags, summary: 'Get a policy (or a preset)', params: PolicyParams, response: responses({ 200: Policy }, 401, 403, 404, 422) } },
     async (request) => policies.get(request.principal, request.params.policy_id),
   );
 
@@ -133,7 +87,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         summary: 'Update a policy (status "active" needs every rule approved)',
         params: PolicyParams,
         body: PolicyUpdate,
-        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: Policy }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => policies.update(request.principal, request.params.policy_id, request.body),
@@ -141,7 +95,14 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
 
   app.delete(
     '/v1/policies/:policy_id',
-    { schema: { tags, summary: 'Delete a policy, its rules and its file', params: PolicyParams, response: { 204: NoContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a policy, its rules and its file',
+        params: PolicyParams,
+        response: responses({ 204: NoContent }, 401, 403, 404, 422),
+      },
+    },
     async (request, reply) => {
       await policies.remove(request.principal, request.params.policy_id);
       return reply.code(204).send(null);
@@ -155,79 +116,9 @@ export const policyRoutes: FastifyPluginAsyncTypebox<PolicyServices> = async (ap
         tags,
         summary: 'Activate a policy (every rule must be approved)',
         params: PolicyParams,
-        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 409: e409, 422: e422 },
+        response: responses({ 200: Policy }, 401, 403, 404, 409, 422),
       },
     },
     async (request) => policies.activate(request.principal, request.params.policy_id),
   );
-
-  // Multipart is parsed only by the upload route, with the document limit: registered in a
-  // context of its own, its hooks (an async onRequest and onResponse) do not run for every
-  // other route of this feature, the rule list among them (bench/README.md).
-  const uploadRoute: FastifyPluginAsyncTypebox = async (upload) => {
-    await upload.register(multipart, { limits: { fileSize: MAX_DOCUMENT_BYTES, files: MAX_UPLOAD_FILES, fields: 10, parts: 20 } });
-    upload.post(
-      '/v1/policies/:policy_id/upload',
-      {
-        schema: {
-          tags,
-          summary: 'Upload the policy document (PDF, TXT or MD, at most 10 MB; multipart field "file")',
-          description: 'Replaces any earlier document. Its text, converted to Markdown, becomes the policy\'s source_text.',
-          params: PolicyParams,
-          body: { content: { 'multipart/form-data': { schema: DocumentUploadBody } } },
-          response: { 200: Policy, 400: e400, 401: e401, 403: e403, 404: e404, 413: e413, 415: e415, 422: e422 },
-        },
-      },
-      async (request) => documents.upload(request.principal, request.params.policy_id, () => readUpload(request)),
-    );
-  };
-  await app.register(uploadRoute);
-
-  app.get(
-    '/v1/policies/:policy_id/file',
-    { schema: { tags, summary: "Download the policy's document", params: PolicyParams, response: { 200: FileContent, 401: e401, 403: e403, 404: e404, 422: e422 } } },
-    async (request, reply) => sendFile(reply, await documents.download(request.principal, request.params.policy_id)),
-  );
-
-  app.delete(
-    '/v1/policies/:policy_id/file',
-    {
-      schema: {
-        tags,
-        summary: "Delete the policy's document (its source text stays)",
-        params: PolicyParams,
-        response: { 200: Policy, 401: e401, 403: e403, 404: e404, 422: e422 },
-      },
-    },
-    async (request) => documents.remove(request.principal, request.params.policy_id),
-  );
-
-  app.get(
-    '/v1/policies/:policy_id/converted',
-    {
-      schema: {
-        tags,
-        summary: "Download the document converted to Markdown (400 when there is none)",
-        params: PolicyParams,
-        response: { 200: FileContent, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422 },
-      },
-    },
-    async (request, reply) => sendFile(reply, await documents.converted(request.principal, request.params.policy_id)),
-  );
-
-  app.post(
-    '/v1/policies/:policy_id/extract-rules',
-    {
-      schema: {
-        tags,
-        summary: "Extract draft rules from the policy's text with the configured language model",
-        description: 'An addition to the reference. Answers 503 when no model is configured (WARDEN_LLM_BASE_URL, WARDEN_LLM_MODEL).',
-        params: PolicyParams,
-        response: { 201: ExtractionResponse, 400: e400, 401: e401, 403: e403, 404: e404, 422: e422, 503: e503 },
-      },
-    },
-    async (request, reply) => reply.code(201).send(await extraction.extract(request.principal, request.params.policy_id)),
-  );
-
-  await app.register(ruleRoutes, services);
 };

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { Value } from 'typebox/value';
 import type { DB } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Deps } from '../../deps.js';
@@ -11,11 +10,12 @@ import { ID_IN_USE, loadPolicy } from './policies.access.js';
 import { json, toPolicy } from './policies.mapping.js';
 import type { PolicyPatch, PolicyRow } from './policies.repo.js';
 import * as repo from './policies.repo.js';
-import type { PolicyCreateBody, PolicyListInput, PolicyRuleCreateBody, PolicyUpdateBody } from './policies.schemas.js';
-import { PolicyCreate, PolicyUpdate } from './policies.schemas.js';
+import type { PolicyCreateBody, PolicyListInput, PolicyUpdateBody } from './policies.schemas.js';
 import { findPreset, PRESETS } from './presets.js';
 import { presetRules, presetToPolicy } from './presets.view.js';
-import { buildRuleRow } from './rules.build.js';
+import { buildRuleRow } from '../rules/rules.build.js';
+import { insertRules, ruleReviewCounts } from '../rules/rules.repo.js';
+import type { PolicyRuleCreateBody } from '../rules/rules.schemas.js';
 
 type PolicyDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
 
@@ -24,7 +24,7 @@ type PolicyDeps = Pick<Deps, 'db' | 'dialect' | 'now'>;
  * 409 says how many are not, so the reviewer knows what is left.
  */
 async function assertActivatable(db: Kysely<DB>, policyId: string): Promise<void> {
-  const { total, notApproved } = await repo.ruleReviewCounts(db, policyId);
+  const { total, notApproved } = await ruleReviewCounts(db, policyId);
   if (total === 0) throw conflict('This policy has no rules: add or extract rules and approve them before activating it');
   if (notApproved > 0) {
     throw conflict(
@@ -46,11 +46,10 @@ export function createPolicyService(deps: PolicyDeps) {
   }
 
   return {
-    async create(principal: Principal, teamIdParam: string | undefined, input: PolicyCreateBody) {
+    async create(principal: Principal, teamIdParam: string | undefined, body: PolicyCreateBody) {
       requireAnywhere(principal, 'policy:write');
       const teamId = resolveTeam(principal, teamIdParam);
       authorize(principal, 'policy:write', teamId, 'Team');
-      const body = Value.Clean(PolicyCreate, structuredClone(input)) as PolicyCreateBody;
       if (body.id != null && findPreset(body.id) !== undefined) throw conflict(ID_IN_USE);
       const at = now();
       const row: PolicyRow = {
@@ -95,10 +94,9 @@ export function createPolicyService(deps: PolicyDeps) {
       return toPolicy(await loadPolicy(db, principal, id, 'policy:read'));
     },
 
-    async update(principal: Principal, id: string, input: PolicyUpdateBody) {
+    async update(principal: Principal, id: string, body: PolicyUpdateBody) {
       requireAnywhere(principal, 'policy:write');
-      const current = await loadPolicy(db, principal, id, 'policy:write');
-      const body = Value.Clean(PolicyUpdate, structuredClone(input)) as PolicyUpdateBody;
+      await loadPolicy(db, principal, id, 'policy:write');
       const patch: PolicyPatch = { updated_at: now() };
       if (body.name != null) patch.name = body.name;
       if (body.category != null) patch.category = body.category;
@@ -196,7 +194,7 @@ export function createPolicyService(deps: PolicyDeps) {
       );
       await db.transaction().execute(async (trx) => {
         await repo.insertPolicy(trx, row);
-        await repo.insertRules(trx, rules);
+        await insertRules(trx, rules);
       });
       return toPolicy(row);
     },

@@ -1,7 +1,8 @@
-import { normaliseProvenance } from './policies.mapping.js';
-import type { PolicyOut, PolicyRuleOut } from './policies.schemas.js';
+import { normaliseProvenance } from '../rules/rules.mapping.js';
+import type { PolicyRuleOut } from '../rules/rules.schemas.js';
+import { locateSource } from '../rules/source-location.js';
+import type { PolicyOut } from './policies.schemas.js';
 import { PRESETS_RELEASED_AT, SYSTEM_ID, type Preset } from './presets.js';
-import { locateSource } from './source-location.js';
 
 /** A preset as the Policy shape answers it: no team, read-only, copied with its rules. */
 export function presetToPolicy(preset: Preset): PolicyOut {

@@ -236,7 +236,7 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
     return v1 ? { task } : task;
   }
 
-  function a2aAnswer(req: IncomingMessage, res: ServerResponse, body: unknown) {
+  function a2aAnswer(_req: IncomingMessage, res: ServerResponse, body: unknown) {
     const rpc = isRecord(body) ? body : null;
     const id = rpc && (typeof rpc.id === 'string' || typeof rpc.id === 'number') ? rpc.id : null;
     const reply = (result: unknown) => sendJson(res, 200, { jsonrpc: '2.0', id, result });
