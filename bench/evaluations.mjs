@@ -7,7 +7,7 @@
 //   3. 429: an agent that answers at most BENCH_429_RATE requests per second and 429 past that
 //      (with Retry-After): the run's rate, its errors, and how many 429s the agent sent.
 // A script, not a test: nothing here asserts a timing. Results are printed and saved in
-// bench/results/evaluations-<time>.json.
+// bench/results/evaluations-<time>.json and bench/results/evaluations-latest.json (kept by git).
 //
 // Environment (all optional):
 //   BENCH_ONLY        comma-separated scenarios to run (standard, 10k, 429)
@@ -292,6 +292,8 @@ async function main() {
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
   const file = path.join(ROOT, 'bench', 'results', `evaluations-${results.at.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  // The one git keeps (.gitignore); docs/evaluations.md quotes it.
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'evaluations-latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   const row = (r) => ({ prompts: r.prompts, seconds: r.seconds, 'prompts/s': r.promptsPerSecond, 'peak RSS MB': r.peakRssMb ?? '', errors: r.errors ?? '' });
   console.table(Object.fromEntries(Object.entries(results.scenarios).map(([name, r]) => [name, row(r)])));
   log(`saved ${path.relative(ROOT, file)}`);
