@@ -53,7 +53,12 @@ describe('two runners on one PostgreSQL database', () => {
     await Promise.all([a.start(), b.start()]);
 
     await waitFor(async () => {
-      const done = await first.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', kind).where('status', '=', 'completed').executeTakeFirstOrThrow();
+      const done = await first.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('kind', '=', kind)
+        .where('status', '=', 'completed')
+        .executeTakeFirstOrThrow();
       return Number(done.n) === ids.length;
     }, 'every job to complete');
     expect([...runs.keys()].sort()).toEqual([...ids].sort());

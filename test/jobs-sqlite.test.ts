@@ -27,7 +27,11 @@ const commits = () => Number((database.readVersion?.() ?? '').split('.')[0]);
 
 describe('the runner on SQLite', () => {
   it('commits nothing while idle', async () => {
-    const runner = runners.create({ db: database.db, dialect: 'sqlite', handlers: [{ kind: uniqueKind('idle'), onInterrupted: 'resume', run: async () => {} }] });
+    const runner = runners.create({
+      db: database.db,
+      dialect: 'sqlite',
+      handlers: [{ kind: uniqueKind('idle'), onInterrupted: 'resume', run: async () => {} }],
+    });
     const before = database.readVersion?.();
     expect(before).toBeDefined();
     await runner.start();

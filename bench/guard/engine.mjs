@@ -39,7 +39,10 @@ for (const item of items) {
 }
 console.log('method                  n    precision  recall   tp  fp  fn  tn');
 for (const [method, s] of byMethod) {
-  console.log(`${method.padEnd(22)} ${String(s.tp + s.fp + s.fn + s.tn).padStart(3)}   ${pct(s.tp, s.tp + s.fp)}    ${pct(s.tp, s.tp + s.fn)}  ${String(s.tp).padStart(3)} ${String(s.fp).padStart(3)} ${String(s.fn).padStart(3)} ${String(s.tn).padStart(3)}`);
+  console.log(
+    `${method.padEnd(22)} ${String(s.tp + s.fp + s.fn + s.tn).padStart(3)}   ${pct(s.tp, s.tp + s.fp)}    ${pct(s.tp, s.tp + s.fn)}  ` +
+      `${String(s.tp).padStart(3)} ${String(s.fp).padStart(3)} ${String(s.fn).padStart(3)} ${String(s.tn).padStart(3)}`,
+  );
 }
 for (const [method, s] of byMethod) {
   console.log(`\n${method}: recall per kind`);

@@ -106,7 +106,8 @@ function base58check(version) {
 }
 
 const items = [];
-const add = (method, label, kind, text, note) => items.push({ id: `${method}-${String(items.length + 1).padStart(3, '0')}`, method, label, kind, text, ...(note ? { note } : {}) });
+const add = (method, label, kind, text, note) =>
+  items.push({ id: `${method}-${String(items.length + 1).padStart(3, '0')}`, method, label, kind, text, ...(note ? { note } : {}) });
 const pii = (kind, text) => add('privacy-presidio', true, kind, text);
 const notPii = (text, note) => add('privacy-presidio', false, null, text, note);
 const secret = (kind, text) => add('detect-secrets', true, kind, text);
@@ -115,11 +116,27 @@ const toxic = (kind, text) => add('moderation-flashtext', true, kind, text);
 const benign = (text, note) => add('moderation-flashtext', false, null, text, note);
 
 // ------------------------------------------------------------------ PII: positives
-for (const email of ['maria.lopez@northwind.io', 'j.smith+invoices@mail.acme-corp.com', 'dev_ops@sub.example.org', 'ANNA.K@EXAMPLE.CO.UK', 'françois.dupont@exemple.fr', 'li.wei88@campus.edu.cn', 'billing@shop.example.travel', 'x@y.io']) {
-  pii('EMAIL_ADDRESS', pick([`Please forward the contract to ${email} by Monday.`, `Reply-To: ${email}`, `You can reach our coordinator at ${email}; she handles refunds.`, `${email} asked about the delayed shipment.`]));
+for (const email of [
+  'maria.lopez@northwind.io', 'j.smith+invoices@mail.acme-corp.com', 'dev_ops@sub.example.org', 'ANNA.K@EXAMPLE.CO.UK',
+  'françois.dupont@exemple.fr', 'li.wei88@campus.edu.cn', 'billing@shop.example.travel', 'x@y.io',
+]) {
+  pii('EMAIL_ADDRESS', pick([
+    `Please forward the contract to ${email} by Monday.`,
+    `Reply-To: ${email}`,
+    `You can reach our coordinator at ${email}; she handles refunds.`,
+    `${email} asked about the delayed shipment.`,
+  ]));
 }
-for (const phone of ['(415) 555-0132', '212-456-7890', '650.253.0000', '+1 202 456 1111', '+44 20 7946 0958', '+33 1 42 68 53 00', '+49 30 901820', '+91 98765 43210', '+81 3-3224-9999', '+61 2 9374 4000', '0044 20 7946 0321', '+1 (800) 275-2273']) {
-  pii('PHONE_NUMBER', pick([`Call me on ${phone} after six.`, `Phone: ${phone}`, `The front desk number is ${phone}, ask for Sam.`, `If the app fails, text ${phone} with your order id.`]));
+for (const phone of [
+  '(415) 555-0132', '212-456-7890', '650.253.0000', '+1 202 456 1111', '+44 20 7946 0958', '+33 1 42 68 53 00',
+  '+49 30 901820', '+91 98765 43210', '+81 3-3224-9999', '+61 2 9374 4000', '0044 20 7946 0321', '+1 (800) 275-2273',
+]) {
+  pii('PHONE_NUMBER', pick([
+    `Call me on ${phone} after six.`,
+    `Phone: ${phone}`,
+    `The front desk number is ${phone}, ask for Sam.`,
+    `If the app fails, text ${phone} with your order id.`,
+  ]));
 }
 const cards = [
   group(luhnComplete('4', 16), [4, 4, 4, 4], ' '),
@@ -133,7 +150,14 @@ const cards = [
   group(luhnComplete('6011', 16), [4, 4, 4, 4], ' '),
   luhnComplete('65', 16),
 ];
-for (const card of cards) pii('CREDIT_CARD', pick([`My card number is ${card}, expiry 09/28.`, `Charge ${card} for the annual plan.`, `card: ${card} cvv on the back`, `Use ${card} for the hotel deposit.`]));
+for (const card of cards) {
+  pii('CREDIT_CARD', pick([
+    `My card number is ${card}, expiry 09/28.`,
+    `Charge ${card} for the annual plan.`,
+    `card: ${card} cvv on the back`,
+    `Use ${card} for the hotel deposit.`,
+  ]));
+}
 const ibans = [
   iban('DE', `37040044${chars(DIGITS, 10)}`),
   iban('GB', `WEST${chars(DIGITS, 14)}`),
@@ -144,15 +168,29 @@ const ibans = [
   iban('BE', belgianBban()),
   iban('CH', chars(DIGITS, 17)),
 ];
-ibans.forEach((value, i) => pii('IBAN_CODE', pick([`Wire the deposit to IBAN ${i % 2 ? spaced(value) : value}.`, `Bank details: ${spaced(value)} (account holder: K. Meyer)`, `Refund goes to ${value} as agreed.`])));
+ibans.forEach((value, i) =>
+  pii('IBAN_CODE', pick([
+    `Wire the deposit to IBAN ${i % 2 ? spaced(value) : value}.`,
+    `Bank details: ${spaced(value)} (account holder: K. Meyer)`,
+    `Refund goes to ${value} as agreed.`,
+  ])),
+);
 for (const ssn of ['536-22-1234', '401-58-9920', '123-67-4410', '772 41 0987', '229-10-5566', '618-44-3012']) {
-  pii('US_SSN', pick([`SSN: ${ssn}`, `Her social security number is ${ssn}.`, `Employee record: name Dana Fox, SSN ${ssn}, start date March.`, `${ssn} is the SSN on file.`]));
+  pii('US_SSN', pick([
+    `SSN: ${ssn}`,
+    `Her social security number is ${ssn}.`,
+    `Employee record: name Dana Fox, SSN ${ssn}, start date March.`,
+    `${ssn} is the SSN on file.`,
+  ]));
 }
 pii('US_SSN', 'social security number 536221234 on the W-2');
 pii('US_SSN', 'ssn=401589920');
 pii('US_ITIN', 'ITIN 912-70-1234 for the tax filing');
 pii('US_ITIN', 'Taxpayer ID: 987-88-5501');
-for (const ip of ['203.0.113.45', '8.8.4.4', '151.101.65.69', '93.184.216.34', '2a03:2880:f12f:83:face:b00c:0:25de', '2606:4700:4700::1111', '2001:4860:4860::8844', '81.2.69.160']) {
+for (const ip of [
+  '203.0.113.45', '8.8.4.4', '151.101.65.69', '93.184.216.34',
+  '2a03:2880:f12f:83:face:b00c:0:25de', '2606:4700:4700::1111', '2001:4860:4860::8844', '81.2.69.160',
+]) {
   pii('IP_ADDRESS', pick([`Suspicious login from ${ip} at 03:12 UTC.`, `client_ip=${ip}`, `The user connected from ${ip} twice today.`]));
 }
 for (const text of [
@@ -384,5 +422,7 @@ benign('Therapists help people who think about self-harm.', 'support context');
 const lines = items.map((item) => JSON.stringify(item)).join('\n');
 writeFileSync(new URL('./labelled-privacy.jsonl', import.meta.url), `${lines}\n`);
 const count = (method, label) => items.filter((i) => i.method === method && i.label === label).length;
-for (const method of ['privacy-presidio', 'detect-secrets', 'moderation-flashtext']) console.log(`${method}: ${count(method, true)} positive, ${count(method, false)} negative`);
+for (const method of ['privacy-presidio', 'detect-secrets', 'moderation-flashtext']) {
+  console.log(`${method}: ${count(method, true)} positive, ${count(method, false)} negative`);
+}
 console.log(`${items.length} items written`);

@@ -105,7 +105,8 @@ describe('Dome configuration errors', () => {
     ['an inline guard with two names', { 'input-guards': [{ a: PI, b: PI }] }, ['input-guards', 0], 'value_error'],
     ['a guard item of another type', { 'input-guards': [3] }, ['input-guards', 0], 'value_error'],
     ['a guard listed twice', { 'input-guards': ['pi', 'pi'], pi: PI }, ['input-guards', 1], 'value_error', /listed twice/],
-    ['inline twice differently', { 'input-guards': [{ pi: PI }], 'output-guards': [{ pi: { ...PI, 'early-exit': false } }] }, ['output-guards', 0, 'pi'], 'value_error'],
+    ['inline twice differently', { 'input-guards': [{ pi: PI }], 'output-guards': [{ pi: { ...PI, 'early-exit': false } }] },
+      ['output-guards', 0, 'pi'], 'value_error'],
     ['inline and as a section', { 'input-guards': [{ pi: PI }], pi: PI }, ['input-guards', 0, 'pi'], 'value_error'],
     ['a section missing its type', { 'input-guards': ['pi'], pi: { methods: ['prompt-injection-warden'] } }, ['pi', 'type'], 'missing'],
     ['an unknown guard type', { 'input-guards': ['pi'], pi: { type: 'safety', methods: [] } }, ['pi', 'type'], 'enum'],
@@ -114,23 +115,28 @@ describe('Dome configuration errors', () => {
     ['methods not a list', { 'input-guards': ['pi'], pi: { type: 'security', methods: 'x' } }, ['pi', 'methods'], 'list_type'],
     ['an unknown method', { 'input-guards': ['pi'], pi: { type: 'security', methods: ['prompt-injection-magic'] } }, ['pi', 'methods', 0], 'value_error', /unknown method 'prompt-injection-magic'/],
     ['a method under the wrong type', { 'input-guards': ['pi'], pi: { type: 'security', methods: ['detect-secrets'] } }, ['pi', 'methods', 0], 'value_error', /belongs to privacy guards/],
-    ['a method listed twice', { 'input-guards': ['pi'], pi: { type: 'security', methods: ['encoding-heuristics', 'encoding-heuristics'] } }, ['pi', 'methods', 1], 'value_error'],
+    ['a method listed twice', { 'input-guards': ['pi'], pi: { type: 'security', methods: ['encoding-heuristics', 'encoding-heuristics'] } },
+      ['pi', 'methods', 1], 'value_error'],
     ['an LLM method without a model', { 'input-guards': ['pi'], pi: { type: 'security', methods: ['security-llm'] } }, ['pi', 'methods', 0], 'value_error', /WARDEN_LLM_/],
     ['an unknown key in a guard', { 'input-guards': ['pi'], pi: { ...PI, retries: 3 } }, ['pi', 'retries'], 'extra_forbidden'],
     ['early-exit not a boolean', { 'input-guards': ['pi'], pi: { ...PI, 'early-exit': 'yes' } }, ['pi', 'early-exit'], 'bool_type'],
     ['both spellings of a key', { 'input-guards': ['pi'], pi: { ...PI, 'early-exit': true, early_exit: false } }, ['pi', 'early_exit'], 'value_error'],
     ['a bad on-error', { 'input-guards': ['pi'], pi: { ...PI, 'on-error': 'retry' } }, ['pi', 'on-error'], 'enum'],
     ['a bad top-level on-error', { 'on-error': 'fail-shut' }, ['on-error'], 'enum'],
-    ['a bad method parameter', { 'input-guards': ['p'], p: { type: 'privacy', methods: ['privacy-presidio'], 'privacy-presidio': { score_threshold: 3 } } }, ['p', 'privacy-presidio', 'score_threshold'], 'less_than_equal'],
-    ['an unknown method parameter', { 'input-guards': ['p'], p: { type: 'privacy', methods: ['detect-secrets'], 'detect-secrets': { censr: true } } }, ['p', 'detect-secrets', 'censr'], 'extra_forbidden'],
-    ['a parameter table that is not an object', { 'input-guards': ['p'], p: { type: 'privacy', methods: ['detect-secrets'], 'detect-secrets': true } }, ['p', 'detect-secrets'], 'dict_type'],
+    ['a bad method parameter', { 'input-guards': ['p'], p: { type: 'privacy', methods: ['privacy-presidio'], 'privacy-presidio': { score_threshold: 3 } } },
+      ['p', 'privacy-presidio', 'score_threshold'], 'less_than_equal'],
+    ['an unknown method parameter', { 'input-guards': ['p'], p: { type: 'privacy', methods: ['detect-secrets'], 'detect-secrets': { censr: true } } },
+      ['p', 'detect-secrets', 'censr'], 'extra_forbidden'],
+    ['a parameter table that is not an object', { 'input-guards': ['p'], p: { type: 'privacy', methods: ['detect-secrets'], 'detect-secrets': true } },
+      ['p', 'detect-secrets'], 'dict_type'],
     ['a blocked message too long', { 'input-blocked-message': 'x'.repeat(2001) }, ['input-blocked-message'], 'string_too_long'],
     ['a blocked message not a string', { 'output-blocked-message': 5 }, ['output-blocked-message'], 'string_type'],
     ['an unknown key in [guardrail]', { guardrail: { 'input-gaurds': [] } }, ['guardrail', 'input-gaurds'], 'extra_forbidden'],
     ['an option in [guardrail] and at the top', { guardrail: { 'input-guards': [] }, 'input-guards': [] }, ['input-guards'], 'value_error'],
     ['a reserved Console guard name', { input_guards: [], guards: { 'input-guards': PI } }, ['guards', 'input-guards'], 'value_error'],
     ['an invalid section no list names', { 'input-guards': [], spare: { type: 'security', methods: ['nope'] } }, ['spare', 'methods', 0], 'value_error'],
-    ['an inline guard in a TOML table', { guardrail: { 'input-guards': [{ pi: { type: 'security' } }] } }, ['guardrail', 'input-guards', 0, 'pi', 'methods'], 'missing'],
+    ['an inline guard in a TOML table', { guardrail: { 'input-guards': [{ pi: { type: 'security' } }] } },
+      ['guardrail', 'input-guards', 0, 'pi', 'methods'], 'missing'],
     ['an agent_id of another type', { agent_id: 5 }, ['agent_id'], 'string_type'],
     ['a guard name too long', { 'input-guards': ['g'.repeat(101)] }, ['input-guards', 0], 'string_too_long'],
     ['too many guards', { 'input-guards': Array.from({ length: 33 }, (_, i) => `g${i}`) }, ['input-guards'], 'too_long'],
@@ -145,7 +151,8 @@ describe('Dome configuration errors', () => {
   }
 
   it('accepts an LLM method when a model is configured', () => {
-    expect(compileDomeConfig({ 'input-guards': ['pi'], pi: { type: 'security', methods: ['security-llm'] } }, { llmAvailable: true }).methods).toEqual(['security-llm']);
+    const raw = { 'input-guards': ['pi'], pi: { type: 'security', methods: ['security-llm'] } };
+    expect(compileDomeConfig(raw, { llmAvailable: true }).methods).toEqual(['security-llm']);
   });
 
   it('ignores a parameter table of a method the guard does not list, as Dome does', () => {
@@ -157,7 +164,10 @@ describe('the catalogue', () => {
   it('lists methods and aliases, every alias resolving to a method of the catalogue', () => {
     const methods = listMethods();
     const ids = new Set(methods.filter((m) => m.aliasOf === null).map((m) => m.id));
-    for (const id of ['privacy-presidio', 'detect-secrets', 'moderation-flashtext', 'security-llm', 'moderation-prompt-engineering', 'generic-llm', 'policy-sections', 'prompt-injection-warden', 'encoding-heuristics']) {
+    for (const id of [
+      'privacy-presidio', 'detect-secrets', 'moderation-flashtext', 'security-llm', 'moderation-prompt-engineering', 'generic-llm', 'policy-sections',
+      'prompt-injection-warden', 'encoding-heuristics',
+    ]) {
       expect(ids.has(id), id).toBe(true);
     }
     for (const alias of methods.filter((m) => m.aliasOf !== null)) expect(ids.has(alias.aliasOf ?? ''), alias.id).toBe(true);
@@ -166,7 +176,10 @@ describe('the catalogue', () => {
   });
 
   it("drops a Dome alias's model settings but still rejects a typo", () => {
-    const guard = (params: Record<string, unknown>) => ({ 'input-guards': ['pi'], pi: { type: 'security', methods: ['prompt-injection-mbert'], 'prompt-injection-mbert': params } });
+    const guard = (params: Record<string, unknown>) => ({
+      'input-guards': ['pi'],
+      pi: { type: 'security', methods: ['prompt-injection-mbert'], 'prompt-injection-mbert': params },
+    });
     expect(compileDomeConfig(guard({ window_stride: 128, score_threshold: 0.7, truncation: true }), OFFLINE).methods).toEqual(['prompt-injection-warden']);
     expect(errorOf(guard({ window_strid: 128 })).path).toEqual(['pi', 'prompt-injection-mbert', 'window_strid']);
   });

@@ -90,7 +90,10 @@ describe('Vijil Dome configurations', () => {
   });
 
   it("refuse Dome's LLM-backed methods without WARDEN_LLM_*, and load them with it", () => {
-    const withLlm = { 'input-guards': ['judge'], judge: { type: 'moderation', methods: ['moderation-prompt-engineering'], 'moderation-prompt-engineering': { model_name: 'gpt-4o-mini' } } };
+    const withLlm = {
+      'input-guards': ['judge'],
+      judge: { type: 'moderation', methods: ['moderation-prompt-engineering'], 'moderation-prompt-engineering': { model_name: 'gpt-4o-mini' } },
+    };
     expect(() => compileDomeConfig(withLlm, { llmAvailable: false })).toThrow(/WARDEN_LLM_/);
     expect(compileDomeConfig(withLlm, { llmAvailable: true }).methods).toEqual(['moderation-prompt-engineering']);
   });

@@ -27,7 +27,10 @@ export interface DetectionResult {
 /** An OpenAI-compatible chat endpoint, as the LLM-based methods need it (src/llm/client.ts). */
 export interface DetectorLlm {
   /** One completion; resolves to the assistant's text. Throws on any failure. */
-  complete(messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<string>;
+  complete(
+    messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<string>;
 }
 
 /** An approved policy rule, as `policy-sections` checks text against it. */

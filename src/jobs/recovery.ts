@@ -69,7 +69,10 @@ async function recoverOne(scope: RecoveryScope, row: InterruptedRow, expiredBefo
   );
   if (!moved) return undefined;
   const fields = { jobId: row.id, kind: row.kind, attempt: row.attempt, previousWorker: row.locked_by };
-  scope.logger.warn(error === undefined ? fields : { ...fields, reason: error }, error === undefined ? 'job interrupted; queued again' : 'job interrupted; failed');
+  scope.logger.warn(
+    error === undefined ? fields : { ...fields, reason: error },
+    error === undefined ? 'job interrupted; queued again' : 'job interrupted; failed',
+  );
   return error === undefined ? 'queued' : 'failed';
 }
 

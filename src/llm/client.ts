@@ -8,7 +8,10 @@ export interface ChatMessage {
 
 const unavailable = (why: string) => new AppError('unavailable', `The language model endpoint failed: ${why}`);
 
-/** One chat completion's assistant text. Errors name the HTTP status, never the request (which carries the API key) nor the provider's body (which may echo it). */
+/**
+ * One chat completion's assistant text. Errors name the HTTP status, never the request (which carries the API key) nor the
+ * provider's body (which may echo it).
+ */
 export async function chatText(
   llm: LlmConfig,
   messages: ChatMessage[],

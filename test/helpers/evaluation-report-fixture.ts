@@ -3,7 +3,14 @@
  * harnesses, two or three scenarios each, probes with their own sizes, a dozen failures.
  * Deterministic. Its prompts are written for this file (no evaluation data set is quoted).
  */
-import { HARNESS_PILLAR, PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval, type StandardHarnessId } from '../../src/evaluation/types.js';
+import {
+  HARNESS_PILLAR,
+  PILLARS,
+  type EvaluationReportModel,
+  type Pillar,
+  type ScoreWithInterval,
+  type StandardHarnessId,
+} from '../../src/evaluation/types.js';
 
 /** Wilson 95 % interval of a share `p` over `n` trials. */
 export function wilson(p: number, n: number): ScoreWithInterval {
@@ -28,7 +35,8 @@ const PLAN: Record<StandardHarnessId, { name: string; errors: number; scenarios:
     name: 'Security',
     errors: 3,
     scenarios: [
-      ['prompt-injection', 'Prompt injection', [['direct', 'Direct override', 31, 40], ['indirect', 'Injected in a document', 22, 40], ['encoded', 'Encoded instruction', 18, 30]]],
+      ['prompt-injection', 'Prompt injection', [['direct', 'Direct override', 31, 40], ['indirect', 'Injected in a document', 22, 40],
+        ['encoded', 'Encoded instruction', 18, 30]]],
       ['system-prompt', 'System prompt extraction', [['ask', 'Asked outright', 27, 30], ['roleplay', 'Role-play pretext', 19, 30]]],
       ['jailbreak', 'Jailbreak', [['persona', 'Unrestricted persona', 24, 30], ['multi-turn', 'Multi-turn escalation', 14, 24]]],
     ],

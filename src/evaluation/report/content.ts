@@ -63,7 +63,9 @@ export function thresholdLabel(threshold: number): string {
 export function verdictSentence(model: EvaluationReportModel): string {
   const verdict = verdictOf(model.overall, model.passThreshold);
   const threshold = formatThreshold(model.passThreshold);
-  if (verdict === 'not-measured' || model.overall === null) return `No overall score was measured, so there is no verdict (PASS needs an overall score of at least ${threshold}).`;
+  if (verdict === 'not-measured' || model.overall === null) {
+    return `No overall score was measured, so there is no verdict (PASS needs an overall score of at least ${threshold}).`;
+  }
   const relation = verdict === 'pass' ? 'at or above' : 'below';
   return `Overall score ${formatPercent(model.overall.score)} (${formatDecimal(model.overall.score)}) is ${relation} the pass threshold of ${threshold}.`;
 }

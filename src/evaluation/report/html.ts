@@ -39,7 +39,17 @@ export const HTML_FAILURE_LIMITS = { promptChars: 700, responseChars: 900, maxLi
 export function renderEvaluationHtml(input: EvaluationReportModel): string {
   const model = boundedModel(input);
   const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
-  const body = [header(model, name), summary(model), note(model), pillars(model), harnesses(model), probeTable(model), failures(model), parameters(model), reading(model)];
+  const body = [
+    header(model, name),
+    summary(model),
+    note(model),
+    pillars(model),
+    harnesses(model),
+    probeTable(model),
+    failures(model),
+    parameters(model),
+    reading(model),
+  ];
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -190,7 +200,9 @@ function parameters(model: EvaluationReportModel): string {
   const content =
     rows.length === 0
       ? '<p class="empty">The request set no parameters.</p>'
-      : `<table class="params"><tbody>${rows.map((r) => `<tr><th scope="row">${esc(r.key)}</th><td><code>${esc(r.value)}</code></td></tr>`).join('')}</tbody></table>`;
+      : '<table class="params"><tbody>' +
+        rows.map((r) => `<tr><th scope="row">${esc(r.key)}</th><td><code>${esc(r.value)}</code></td></tr>`).join('') +
+        '</tbody></table>';
   return `<section class="params-section"><h2>Request parameters</h2>${content}</section>`;
 }
 

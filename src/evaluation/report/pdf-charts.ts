@@ -164,7 +164,15 @@ export function drawHarnessChart(ctx: PdfText, model: EvaluationReportModel, x0:
 }
 
 /** A small meter for a table row (as the HTML's): track, bar, interval line and threshold tick. */
-export function drawMeter(doc: PDFKit.PDFDocument, score: { score: number; low: number; high: number }, threshold: number, x: number, y: number, w: number, h: number) {
+export function drawMeter(
+  doc: PDFKit.PDFDocument,
+  score: { score: number; low: number; high: number },
+  threshold: number,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+) {
   const at = (v: number) => x + Math.min(1, Math.max(0, v)) * w;
   doc.rect(x, y, w, h).fill(PDF_COLORS.line);
   const status = barStatus(score.score, threshold);

@@ -73,11 +73,10 @@ export function probeTable(w: Writer, model: EvaluationReportModel): void {
     w.paragraph('No results.', { size: 9, font: FONT.italic, color: C.muted });
     return;
   }
-  w.paragraph('Harness → scenario → probe. A probe scores the share of its prompts passed; a scenario is the mean of its probes, a harness the mean of its scenarios.', {
-    size: 8,
-    color: C.muted,
-    gap: 6,
-  });
+  w.paragraph(
+    'Harness → scenario → probe. A probe scores the share of its prompts passed; a scenario is the mean of its probes, a harness the mean of its scenarios.',
+    { size: 8, color: C.muted, gap: 6 },
+  );
   tableHeader(w, false);
   for (const harness of model.harnesses) {
     const errors = harness.errors > 0 ? ` · ${formatCount(harness.errors)} ERROR${harness.errors === 1 ? '' : 'S'}` : '';

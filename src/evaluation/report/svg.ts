@@ -28,7 +28,10 @@ const barFill = (status: BarStatus, hatchId: string) => (status === 'meets' ? 'c
 function describe(label: string, score: { score: number; n: number; low: number; high: number } | null, threshold: number): string {
   if (score === null || score.n === 0) return `${label}: not measured`;
   const relation = meetsThreshold(score.score, threshold) ? 'at or above' : 'below';
-  return `${label}: ${formatPercent(score.score)}, 95${NBSP}% interval ${formatInterval(score.low, score.high)}, n${NBSP}=${NBSP}${score.n}, ${relation} the threshold`;
+  return (
+    `${label}: ${formatPercent(score.score)}, 95${NBSP}% interval ${formatInterval(score.low, score.high)}, ` +
+    `n${NBSP}=${NBSP}${score.n}, ${relation} the threshold`
+  );
 }
 
 export function pillarChartSvg(entries: PillarEntry[], threshold: number): string {
@@ -40,7 +43,9 @@ export function pillarChartSvg(entries: PillarEntry[], threshold: number): strin
   const { plot } = layout;
   const hatch = 'hatch-pillars';
   const parts: string[] = [];
-  const desc = `${layout.columns.map((c) => describe(c.label, c.score, threshold)).join('; ')}. Error bars: Wilson 95${NBSP}% intervals. Dashed line: ${thresholdLabel(threshold)}.`;
+  const desc =
+    `${layout.columns.map((c) => describe(c.label, c.score, threshold)).join('; ')}. ` +
+    `Error bars: Wilson 95${NBSP}% intervals. Dashed line: ${thresholdLabel(threshold)}.`;
   parts.push(
     `<svg class="chart" viewBox="0 0 ${layout.width} ${layout.height}" role="img" aria-labelledby="pillars-title pillars-desc" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="pillars-title">Pillar scores</title><desc id="pillars-desc">${esc(desc)}</desc>`,
@@ -84,7 +89,9 @@ export function harnessChartSvg(model: EvaluationReportModel): string {
   const layout = layoutHarnessChart(model.harnesses, threshold, { width: CHART_WIDTH, fontSize: FONT });
   const { plot } = layout;
   const hatch = 'hatch-harnesses';
-  const desc = `${layout.rows.map((r) => describe(r.name, r.score, threshold)).join('; ')}. Whiskers: Wilson 95${NBSP}% intervals. Dashed line: ${thresholdLabel(threshold)}.`;
+  const desc =
+    `${layout.rows.map((r) => describe(r.name, r.score, threshold)).join('; ')}. ` +
+    `Whiskers: Wilson 95${NBSP}% intervals. Dashed line: ${thresholdLabel(threshold)}.`;
   const parts: string[] = [
     `<svg class="chart" viewBox="0 0 ${layout.width} ${n(layout.height)}" role="img" aria-labelledby="harnesses-title harnesses-desc" xmlns="http://www.w3.org/2000/svg">`,
     `<title id="harnesses-title">Harness scores</title><desc id="harnesses-desc">${esc(desc)}</desc>`,
@@ -113,7 +120,8 @@ export function harnessChartSvg(model: EvaluationReportModel): string {
     }
     const c = whisker.capHalfHeight;
     parts.push(
-      `<rect ${barFill(bar.status, hatch)} data-chart="harness" x="${n(bar.x)}" y="${n(bar.y)}" width="${n(Math.max(bar.width, 0.5))}" height="${n(bar.height)}">` +
+      `<rect ${barFill(bar.status, hatch)} data-chart="harness" x="${n(bar.x)}" y="${n(bar.y)}" ` +
+        `width="${n(Math.max(bar.width, 0.5))}" height="${n(bar.height)}">` +
         `<title>${esc(describe(row.name, score, threshold))}</title></rect>`,
       whiskerPaths(
         `M${n(whisker.low)} ${n(row.centerY)}H${n(whisker.high)}M${n(whisker.low)} ${n(row.centerY - c)}V${n(row.centerY + c)}` +

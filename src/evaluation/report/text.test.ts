@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, excerpt, formatCount, formatDecimal, formatInterval, formatPercent, formatTimestamp, isWinAnsi, NBSP, toWinAnsi, truncate } from './text.js';
+import {
+  escapeHtml,
+  excerpt,
+  formatCount,
+  formatDecimal,
+  formatInterval,
+  formatPercent,
+  formatTimestamp,
+  isWinAnsi,
+  NBSP,
+  toWinAnsi,
+  truncate,
+} from './text.js';
 
 describe('escapeHtml', () => {
   it('escapes the five characters that can open markup or leave an attribute', () => {

@@ -119,7 +119,10 @@ describe('detect-secrets method', () => {
   });
 
   it('blocks instead of censoring with censor: false', () => {
-    const result = detectSecrets.detect(`AKIA${fake('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`, detectSecrets.parseParams({ censor: false }), {}) as { hit: boolean; sanitized?: string };
+    const result = detectSecrets.detect(`AKIA${fake('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`, detectSecrets.parseParams({ censor: false }), {}) as {
+      hit: boolean;
+      sanitized?: string;
+    };
     expect(result.hit).toBe(true);
     expect(result.sanitized).toBeUndefined();
   });

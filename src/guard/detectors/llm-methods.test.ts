@@ -20,7 +20,12 @@ function fakeLlm(answer: (messages: Messages) => string | Promise<string>) {
 
 describe('parseVerdict', () => {
   it('reads JSON bare, fenced or embedded in prose', () => {
-    expect(parseVerdict('{"verdict":"unsafe","score":0.8,"categories":["hate"],"reason":"slur"}')).toEqual({ flagged: true, score: 0.8, categories: ['hate'], reason: 'slur' });
+    expect(parseVerdict('{"verdict":"unsafe","score":0.8,"categories":["hate"],"reason":"slur"}')).toEqual({
+      flagged: true,
+      score: 0.8,
+      categories: ['hate'],
+      reason: 'slur',
+    });
     expect(parseVerdict('```json\n{"verdict": "safe", "score": 0.1}\n```')).toEqual({ flagged: false, score: 0.1 });
     expect(parseVerdict('Here is my answer: {"flagged": true} — hope it helps')).toEqual({ flagged: true, score: 1 });
     expect(parseVerdict('{"safe": false}')).toEqual({ flagged: true, score: 1 });
@@ -56,7 +61,10 @@ describe('LLM judges', () => {
     const failing = fakeLlm(() => {
       throw new Error('The language model endpoint failed: no answer within 30 s');
     });
-    expect(await moderationLlm.detect('hello', moderationLlm.parseParams({}), { llm: failing.llm })).toMatchObject({ label: 'error', details: { error: expect.stringContaining('no answer') } });
+    expect(await moderationLlm.detect('hello', moderationLlm.parseParams({}), { llm: failing.llm })).toMatchObject({
+      label: 'error',
+      details: { error: expect.stringContaining('no answer') },
+    });
     expect(await moderationLlm.detect('hello', moderationLlm.parseParams({}), {})).toMatchObject({ label: 'error' });
   });
 
@@ -85,7 +93,9 @@ describe('LLM judges', () => {
 
 describe('generic-llm', () => {
   it("substitutes Dome's $query_string and flags on a trigger word in the answer", async () => {
-    expect(substituteQuery('Is "$query_string" spam? ${query_string} costs $$5; $query_stringX stays', 'T')).toBe('Is "T" spam? T costs $5; $query_stringX stays');
+    expect(substituteQuery('Is "$query_string" spam? ${query_string} costs $$5; $query_stringX stays', 'T')).toBe(
+      'Is "T" spam? T costs $5; $query_stringX stays',
+    );
     const { llm, calls } = fakeLlm(() => 'Answer: SPAM detected');
     const params = genericLlm.parseParams({ sys_prompt_template: 'Classify: $query_string', trigger_word_list: ['spam'] });
     expect(await genericLlm.detect('buy now', params, { llm })).toEqual({ hit: true, score: 1, label: 'flagged', details: { triggers: ['spam'] } });
@@ -109,7 +119,12 @@ describe('policy-sections', () => {
   const rules: PolicyRuleText[] = Array.from({ length: 5 }, (_, i) => ({ id: `r${i + 1}`, policyId: 'p1', text: `Rule number ${i + 1}`, kind: 'prohibition' }));
 
   it('is clean without rules, and errors without a model when rules exist', async () => {
-    expect(await policySections.detect('x', policySections.parseParams({}), {})).toEqual({ hit: false, score: 0, label: 'clean', details: { rules_checked: 0 } });
+    expect(await policySections.detect('x', policySections.parseParams({}), {})).toEqual({
+      hit: false,
+      score: 0,
+      label: 'clean',
+      details: { rules_checked: 0 },
+    });
     expect((await policySections.detect('x', policySections.parseParams({}), { policyRules: rules })).label).toBe('error');
   });
 
@@ -131,7 +146,10 @@ describe('policy-sections', () => {
 
   it('adds inline policy_sections to the team rules, and is clean when every section is compliant', async () => {
     const { llm, calls } = fakeLlm(() => '{"verdict":"compliant"}');
-    const params = policySections.parseParams({ policy_sections: [{ section_id: 's1', content: 'No medical advice', applies_to: ['input'] }], policy_s3_bucket: 'b' });
+    const params = policySections.parseParams({
+      policy_sections: [{ section_id: 's1', content: 'No medical advice', applies_to: ['input'] }],
+      policy_s3_bucket: 'b',
+    });
     expect(await policySections.detect('hi', params, { llm, policyRules: rules })).toMatchObject({ hit: false, label: 'clean', details: { rules_checked: 6 } });
     expect(calls[0]?.messages[0]?.content).toContain('[s1] No medical advice');
   });

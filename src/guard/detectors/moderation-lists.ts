@@ -21,9 +21,13 @@ export const CATEGORY_SCORE: Record<ModerationCategory, number> = {
   'self-harm': 1,
 };
 
-const HATE_WORDS = new Set(['abo', 'abeed', 'africoon', 'arabush', 'boonga', 'chingchong', 'chink', 'dyke', 'fag', 'kike', 'negro', 'nigger', 'retard', 'spastic', 'tranny']);
+const HATE_WORDS = new Set([
+  'abo', 'abeed', 'africoon', 'arabush', 'boonga', 'chingchong', 'chink', 'dyke', 'fag', 'kike', 'negro', 'nigger', 'retard', 'spastic', 'tranny',
+]);
 const PROFANITY_WORDS = new Set(['arse', 'ass', 'bastard', 'bitch', 'bollocks', 'cunt', 'fuck', 'piss', 'prick', 'shit', 'turd', 'twat']);
-const REMOVED_WORDS = new Set(['anal', 'anus', 'penis', 'vagina', 'sex', 'semen', 'ejaculate', 'orgasm', 'incest', 'rape', 'scat', 'hooker', 'masturbate', 'bestiality']);
+const REMOVED_WORDS = new Set([
+  'anal', 'anus', 'penis', 'vagina', 'sex', 'semen', 'ejaculate', 'orgasm', 'incest', 'rape', 'scat', 'hooker', 'masturbate', 'bestiality',
+]);
 /** Words that contain a listed one and are harmless (the Scunthorpe problem, beyond obscenity's own list). */
 const EXTRA_WHITELIST = [
   'cockpit',
@@ -130,7 +134,10 @@ export const PHRASES: ReadonlyArray<{ category: ModerationCategory; name: string
   {
     category: 'violence',
     name: 'threat',
-    pattern: new RegExp(`\\bi(?:'ll| will| am going to|'m going to|'m gonna| am gonna| gonna| want to| wanna)\\s+(?:kill|murder|shoot|stab|strangle|behead|rape|hurt|beat up|slit the throat of)\\s+${PEOPLE}\\b`),
+    pattern: new RegExp(
+      `\\bi(?:'ll| will| am going to|'m going to|'m gonna| am gonna| gonna| want to| wanna)\\s+` +
+        `(?:kill|murder|shoot|stab|strangle|behead|rape|hurt|beat up|slit the throat of)\\s+${PEOPLE}\\b`,
+    ),
   },
   { category: 'violence', name: 'threat', pattern: /\b(?:you(?:'re| are)?|ur) (?:going to|gonna) die\b|\bi(?:'ll| will) (?:hunt|track) you down\b|\byou(?:'ll| will) (?:regret|pay for) (?:this|it) with your life\b/ },
   { category: 'violence', name: 'weapon instructions', pattern: /\b(?:make|build|assemble|construct)\s+(?:a\s+)?(?:pipe\s+|nail\s+|car\s+|fertilizer\s+|dirty\s+)?bomb\b/ },
@@ -151,12 +158,18 @@ export const PHRASES: ReadonlyArray<{ category: ModerationCategory; name: string
   {
     category: 'hate',
     name: 'dehumanisation',
-    pattern: new RegExp(`\\b(?:all\\s+)?${GROUPS}\\s+(?:are|r)\\s+(?:all\\s+)?(?:vermin|animals|subhuman|cockroaches|rats|parasites|filth|scum|a disease|a plague|inferior|savages)\\b`),
+    pattern: new RegExp(
+      `\\b(?:all\\s+)?${GROUPS}\\s+(?:are|r)\\s+(?:all\\s+)?` +
+        `(?:vermin|animals|subhuman|cockroaches|rats|parasites|filth|scum|a disease|a plague|inferior|savages)\\b`,
+    ),
   },
   {
     category: 'hate',
     name: 'call for harm to a group',
-    pattern: new RegExp(`\\b(?:death to|exterminate|gas|kill|eradicate|wipe out)\\s+(?:all\\s+)?(?:the\\s+)?${GROUPS}\\b|\\b${GROUPS}\\s+(?:should|must|deserve to)\\s+(?:all\\s+)?(?:die|be killed|be exterminated|be gassed|burn)\\b`),
+    pattern: new RegExp(
+      `\\b(?:death to|exterminate|gas|kill|eradicate|wipe out)\\s+(?:all\\s+)?(?:the\\s+)?${GROUPS}\\b|` +
+        `\\b${GROUPS}\\s+(?:should|must|deserve to)\\s+(?:all\\s+)?(?:die|be killed|be exterminated|be gassed|burn)\\b`,
+    ),
   },
 ];
 

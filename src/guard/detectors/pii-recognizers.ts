@@ -247,7 +247,8 @@ const ipAddress: Recognizer = {
 };
 
 // ---------------------------------------------------------------- date of birth
-const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
+const MONTHS =
+  'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DATE = new RegExp(
   [
     '(?<![\\d/.\\-])(\\d{1,2})([/.\\-])(\\d{1,2})\\2((?:19|20)\\d{2})(?![\\d]|[/.\\-]\\d)', // 04/03/1985, 4.3.1985

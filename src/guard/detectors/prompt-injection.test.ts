@@ -226,7 +226,9 @@ describe('parameters and Dome aliases', () => {
       'security-promptguard', 'security-embeddings', 'jb-length-per-perplexity', 'jb-prefix-suffix-perplexity']);
     const embeddings = getMethod('security-embeddings');
     expect(embeddings?.aliasOf).toBe('prompt-injection-warden');
-    expect(embeddings?.parseParams({ engine: 'SentenceTransformers', model: 'all-MiniLM-L6-v2', threshold: 0.7, in_mem: true })).toEqual({ score_threshold: DEFAULT_SCORE_THRESHOLD });
+    expect(embeddings?.parseParams({ engine: 'SentenceTransformers', model: 'all-MiniLM-L6-v2', threshold: 0.7, in_mem: true })).toEqual({
+      score_threshold: DEFAULT_SCORE_THRESHOLD,
+    });
     expect(getMethod('prompt-injection-mbert')?.parseParams({ score_threshold: 0.9 })).toEqual({ score_threshold: DEFAULT_SCORE_THRESHOLD });
     const alias = getMethod('security-promptguard');
     expect(alias?.type).toBe('security');

@@ -4,7 +4,10 @@ import { keywordBanlist, maxLength } from './text-rules.js';
 
 describe('max-length', () => {
   it('flags a text past max_chars, and past max_words or max_lines when set', () => {
-    expect(maxLength.detect('abcdef', maxLength.parseParams({ max_chars: 5 }), {})).toMatchObject({ hit: true, details: { chars: 6, exceeded: { max_chars: 5 } } });
+    expect(maxLength.detect('abcdef', maxLength.parseParams({ max_chars: 5 }), {})).toMatchObject({
+      hit: true,
+      details: { chars: 6, exceeded: { max_chars: 5 } },
+    });
     expect(maxLength.detect('abcde', maxLength.parseParams({ max_chars: 5 }), {}).hit).toBe(false);
     expect(maxLength.detect('one two three', maxLength.parseParams({ max_words: 2 }), {}).details).toEqual({ chars: 13, exceeded: { max_words: 2 } });
     expect(maxLength.detect('one two', maxLength.parseParams({ max_words: 2 }), {}).hit).toBe(false);

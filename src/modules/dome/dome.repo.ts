@@ -54,11 +54,16 @@ export const findInstance = (db: Kysely<DB>, agentId: string) =>
   db.selectFrom('dome_instances').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
 
 /** Idempotent: a second registration of the same agent overwrites the URL. */
-export async function upsertInstance(db: Kysely<DB>, row: { agent_id: string; team_id: string; dome_url: string; registered_by: string; registered_at: number }) {
+export async function upsertInstance(
+  db: Kysely<DB>,
+  row: { agent_id: string; team_id: string; dome_url: string; registered_by: string; registered_at: number },
+) {
   await db
     .insertInto('dome_instances')
     .values(row)
-    .onConflict((oc) => oc.column('agent_id').doUpdateSet({ dome_url: row.dome_url, registered_by: row.registered_by, registered_at: row.registered_at, team_id: row.team_id }))
+    .onConflict((oc) =>
+      oc.column('agent_id').doUpdateSet({ dome_url: row.dome_url, registered_by: row.registered_by, registered_at: row.registered_at, team_id: row.team_id }),
+    )
     .execute();
 }
 

@@ -134,7 +134,15 @@ export function createDomeService(deps: DomeDeps) {
         if (updated === undefined) throw notFound('Dome configuration');
         if (updated.agent_id !== null && updated.status === 'applied') {
           if (url === null) await repo.deleteInstance(trx, updated.agent_id);
-          else await repo.upsertInstance(trx, { agent_id: updated.agent_id, team_id: updated.team_id, dome_url: url, registered_by: principal.userId, registered_at: at });
+          else {
+            await repo.upsertInstance(trx, {
+              agent_id: updated.agent_id,
+              team_id: updated.team_id,
+              dome_url: url,
+              registered_by: principal.userId,
+              registered_at: at,
+            });
+          }
           await refreshProtection(trx, updated.agent_id, at);
         }
         return toDomeConfig(updated);
@@ -232,7 +240,13 @@ export function createDomeService(deps: DomeDeps) {
       const agent = await agentOfTeam(body.agent_id, body.team_id, ['body', 'agent_id']);
       const at = now();
       await db.transaction().execute(async (trx) => {
-        await repo.upsertInstance(trx, { agent_id: agent.id, team_id: body.team_id, dome_url: body.dome_url, registered_by: principal.userId, registered_at: at });
+        await repo.upsertInstance(trx, {
+          agent_id: agent.id,
+          team_id: body.team_id,
+          dome_url: body.dome_url,
+          registered_by: principal.userId,
+          registered_at: at,
+        });
         if (agent.dome_config_id !== null) {
           await trx
             .updateTable('dome_configs')
