@@ -49,10 +49,14 @@ export function toListItem(row: CustomHarnessRow, agentName: string | undefined)
 
 const WORKFLOW_STATUS = { queued: 'created', running: 'running', completed: 'succeeded', failed: 'failed', cancelled: 'cancelled' } as const;
 
-/** The generation job as the reference's workflow (status, phase = its progress, error). */
-export function toWorkflow(job: Job): Static<typeof WorkflowStatusInfo> {
+/**
+ * The generation job as the reference's workflow (status, phase = its progress, error). The
+ * handler makes the harness active in its own transaction, a moment before the runner records
+ * the job's end: an active harness's workflow has succeeded, whatever the job row says yet.
+ */
+export function toWorkflow(job: Job, harness: Pick<CustomHarnessRow, 'status'>): Static<typeof WorkflowStatusInfo> {
   return {
-    status: WORKFLOW_STATUS[job.status],
+    status: harness.status === 'active' ? 'succeeded' : WORKFLOW_STATUS[job.status],
     phase: job.progress.message,
     error_message: job.error,
     task_id: job.id,

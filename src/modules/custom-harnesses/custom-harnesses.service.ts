@@ -97,7 +97,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
     async get(principal: Principal, id: string, teamId: string | null | undefined) {
       const row = await load(principal, id, teamId, 'evaluation:read');
       const job = row.job_id === null ? undefined : await getJob(db, row.job_id);
-      return { harness: toCustomHarness(row), workflow: job === undefined ? null : toWorkflow(job) };
+      return { harness: toCustomHarness(row), workflow: job === undefined ? null : toWorkflow(job, row) };
     },
 
     async remove(principal: Principal, id: string, teamId: string | null | undefined) {
