@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { LlmConfig } from './config.js';
+import type { JobsConfig, LlmConfig } from './config.js';
 import { createAgentConnector, createOutboundFence, type AgentConnectorHandle, type OutboundRules } from './connector/index.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
@@ -40,6 +40,15 @@ import { documentRoutes } from './modules/documents/documents.routes.js';
 import { createDocumentService } from './modules/documents/documents.service.js';
 import { extractionRoutes } from './modules/extraction/extraction.routes.js';
 import { createExtractionService } from './modules/extraction/extraction.service.js';
+import { createJobRunner, type JobRunner } from './jobs/index.js';
+import { customHarnessRoutes } from './modules/custom-harnesses/custom-harnesses.routes.js';
+import { createCustomHarnessService } from './modules/custom-harnesses/custom-harnesses.service.js';
+import { createGenerationJob } from './modules/custom-harnesses/generation/generation-job.js';
+import { evaluationRoutes } from './modules/evaluations/evaluations.routes.js';
+import { createEvaluationService } from './modules/evaluations/evaluations.service.js';
+import { createReportService } from './modules/evaluations/reports.service.js';
+import { createResultService } from './modules/evaluations/results.service.js';
+import { createEvaluationJob } from './modules/evaluations/run/evaluation-job.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
 import { createPolicyService } from './modules/policies/policies.service.js';
 import { ruleRoutes } from './modules/rules/rules.routes.js';
@@ -68,6 +77,13 @@ export interface AppOptions {
   /** Number of proxies whose X-Forwarded-For is trusted. */
   trustProxyHops?: number;
   loginLimits?: ThrottleLimits;
+  /**
+   * The background job runner's settings (docs/jobs.md). The runner is made here and started by
+   * `app.jobs.start()` (main.ts, after listen; tests that run jobs); it stops when the app closes.
+   */
+  jobs?: (Partial<JobsConfig> & { workerId?: string }) | undefined;
+  /** Prompts one evaluation has in flight at once (default 16). */
+  evaluationConcurrency?: number | undefined;
   /** Where agents may live (WARDEN_OUTBOUND_*); absent: the default fence (cloud metadata refused). */
   outbound?: OutboundRules;
   /** The agent connector; absent: one built with `outbound`, closed with the app. Tests inject their own. */
@@ -108,6 +124,10 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     extraction: createExtractionService(deps),
     dome: createDomeService(deps),
     detections: createDetectionService(deps),
+    evaluations: createEvaluationService(deps),
+    evaluationResults: createResultService(deps),
+    evaluationReports: createReportService(deps),
+    customHarnesses: createCustomHarnessService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
@@ -122,6 +142,8 @@ export interface RouteInfo {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** This process's background job runner (evaluations, custom-harness generation): started by the caller, stopped on close. */
+    jobs: JobRunner;
     /** Every API route (under /v1), in registration order. */
     apiRoutes: RouteInfo[];
   }
@@ -170,6 +192,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
+  const jobs = createJobRunner({
+    db: deps.db,
+    dialect: deps.dialect,
+    handlers: [
+      createEvaluationJob({
+        db: deps.db,
+        agentSecrets: deps.keys.agentSecrets,
+        connector,
+        llm: deps.llm,
+        now: deps.now,
+        concurrency: options.evaluationConcurrency ?? 16,
+      }),
+      createGenerationJob({ db: deps.db, llm: deps.llm, now: deps.now }),
+    ],
+    ...options.jobs,
+    logger: app.log,
+  });
+  app.decorate('jobs', jobs);
+  // Before the database closes (runtime.ts closes it in an onClose hook): running jobs go back to the queue.
+  app.addHook('preClose', async () => jobs.stop());
   const apiRoutes: RouteInfo[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
@@ -246,6 +288,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(extractionRoutes, { extraction: services.extraction });
     await api.register(ruleRoutes, { rules: services.rules });
     await api.register(domeRoutes, { dome: services.dome, detections: services.detections });
+    await api.register(evaluationRoutes, { evaluations: services.evaluations, results: services.evaluationResults, reports: services.evaluationReports });
+    await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });
   });
 
   return app;

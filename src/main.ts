@@ -45,6 +45,9 @@ async function main(): Promise<void> {
     await app.close();
     throw listenError(error, config);
   }
+  // Background jobs (evaluations…) start once the service answers: a job left running by the
+  // previous process is resumed or failed now (docs/jobs.md).
+  await app.jobs.start();
   app.log.info(startUpLine(config.host, (app.server.address() as AddressInfo).port));
 }
 

@@ -14,11 +14,13 @@ import { npmStart, ROOT, type NpmStarted } from './helpers/npm-start.js';
  * names; every curl line of the page must have run. What the test changes in the text, and why:
  *   - http://127.0.0.1:8000 → the service's address (a free port);
  *   - `npm run warden --` → `node dist/cli.js` (the same program, without the build `npm test` ran);
- *   - http://localhost:10000 (an A2A agent in the import examples) → a fake agent serving its card.
+ *   - http://localhost:10000 (an A2A agent in the import examples) → a fake agent serving its card;
+ *   - http://127.0.0.1:10000 (the demo agent of the evaluation walkthrough) → the same fake agent,
+ *     which also answers chat completions (it declines everything).
  * Pages after getting-started begin with its first block (the login), as they tell the reader.
  */
 const GETTING_STARTED = 'docs/getting-started.md';
-const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md'];
+const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md', 'docs/evaluations.md'];
 const SCRIPT_TIMEOUT_MS = 60_000;
 
 const read = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
@@ -77,6 +79,13 @@ beforeAll(async () => {
   if (spawnSync('jq', ['--version']).status !== 0) throw new Error('the docs examples use jq and curl: install jq (apt-get install jq)');
   dir = mkdtempSync(path.join(os.tmpdir(), 'warden-docs-'));
   agent = createServer((request, response) => {
+    if (request.method === 'POST' && request.url?.endsWith('/chat/completions')) {
+      request.resume();
+      const message = { role: 'assistant', content: "I'm sorry, but I can't help with that." };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: 'chatcmpl-docs', object: 'chat.completion', model: 'demo', choices: [{ index: 0, finish_reason: 'stop', message }] }));
+      return;
+    }
     const found = request.url === '/.well-known/agent-card.json';
     response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
     response.end(JSON.stringify(found ? CARD : { detail: 'not found' }));
@@ -124,6 +133,7 @@ function pageScript(page: string): string {
   return (login + own)
     .replaceAll('http://127.0.0.1:8000', service.url)
     .replaceAll('http://localhost:10000', agentUrl)
+    .replaceAll('http://127.0.0.1:10000', agentUrl)
     .replaceAll('npm run warden --', `node ${path.join(ROOT, 'dist/cli.js')}`);
 }
 

@@ -18,6 +18,10 @@ const ADDED_PARAMETERS: Record<string, string[]> = {
   'get /v1/policies/': ['query:team_id'],
   'post /v1/policies/presets/{preset_id}/copy': ['query:team_id'],
   'get /v1/rules/': ['query:team_id'],
+  // Evaluations (docs/evaluations.md, "The API"): pages of the run list and of a run's prompts, its last log lines.
+  'get /v1/evaluations/': ['query:limit', 'query:offset'],
+  'get /v1/evaluations/{evaluation_id}/logs': ['query:limit'],
+  'get /v1/evaluation-results/{evaluation_id}/results': ['query:limit', 'query:offset', 'query:passed'],
 };
 
 /**

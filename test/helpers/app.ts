@@ -72,6 +72,9 @@ export class TestClock {
   }
 }
 
+/** Job runner settings for tests: jobs are claimed, flushed and stopped within milliseconds. */
+const FAST_JOBS = { pollMs: 10, flushMs: 10, leaseMs: 3_000, stopTimeoutMs: 2_000 };
+
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
@@ -93,6 +96,8 @@ export async function buildTestApp(
      * (test/helpers/reference-check.ts): on unless a test turns it off to send what the check refuses on purpose.
      */
     referenceCheck?: boolean;
+    /** Start the background job runner (with short intervals unless `app.jobs` says otherwise); it stops at close. */
+    startJobs?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -106,9 +111,11 @@ export async function buildTestApp(
     tokenTtlSeconds: options.tokenTtlSeconds ?? 365 * 24 * 60 * 60,
     now: clock.now,
     ...options.app,
+    jobs: { ...FAST_JOBS, ...options.app?.jobs },
   });
   if (options.referenceCheck !== false) installReferenceCheck(app);
   await app.ready();
+  if (options.startJobs) await app.jobs.start();
   return {
     app,
     database,
