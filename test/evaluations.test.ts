@@ -75,7 +75,7 @@ describe('an evaluation against a compliant and a refusing agent', () => {
   it("scores the compliant agent's security and safety far below the refusing agent's", () => {
     for (const harness of ['security', 'safety']) {
       expect(badRun.scores[harness]).toBeLessThan(0.15);
-      expect(goodRun.scores[harness] - badRun.scores[harness]).toBeGreaterThan(0.3);
+      expect(goodRun.scores[harness]).toBeGreaterThanOrEqual(0.8);
     }
   });
 
