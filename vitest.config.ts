@@ -37,7 +37,7 @@ const ENGINE_INDEPENDENT = [
 ];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process): so do two job runners with a pool each.
-const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts', 'test/jobs-postgres.test.ts'];
+const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts', 'test/jobs-postgres.test.ts', 'test/evaluations-postgres.test.ts'];
 const postgresExcludes = [...SQLITE_ONLY, ...ENGINE_INDEPENDENT, ...(postgresUrl ? [] : POSTGRES_SERVER_ONLY)];
 console.log(`warden tests: not on sqlite: ${POSTGRES_SERVER_ONLY.join(', ')} (PostgreSQL deployment)`);
 console.log(`warden tests: not on postgres: ${SQLITE_ONLY.join(', ')} (SQLite only); ${ENGINE_INDEPENDENT.join(', ')} (no engine: run once)`);

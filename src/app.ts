@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import type { LlmConfig } from './config.js';
+import type { JobsConfig, LlmConfig } from './config.js';
 import { createAgentConnector, createOutboundFence, type AgentConnectorHandle, type OutboundRules } from './connector/index.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
@@ -36,15 +36,23 @@ import { apiKeyRoutes, authTokenRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type ThrottleLimits } from './modules/auth/login-throttle.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
-import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/index.js';
-import { redteamRoutes } from './modules/redteam/redteam.routes.js';
-import { createRedteamService } from './modules/redteam/redteam.service.js';
-import { createResultService as createRedteamResultService } from './modules/redteam/results.service.js';
-import { createCampaignJob } from './modules/redteam/run/campaign-job.js';
 import { documentRoutes } from './modules/documents/documents.routes.js';
 import { createDocumentService } from './modules/documents/documents.service.js';
 import { extractionRoutes } from './modules/extraction/extraction.routes.js';
 import { createExtractionService } from './modules/extraction/extraction.service.js';
+import { createJobRunner, type JobRunner } from './jobs/index.js';
+import { customHarnessRoutes } from './modules/custom-harnesses/custom-harnesses.routes.js';
+import { createCustomHarnessService } from './modules/custom-harnesses/custom-harnesses.service.js';
+import { createGenerationJob } from './modules/custom-harnesses/generation/generation-job.js';
+import { evaluationRoutes } from './modules/evaluations/evaluations.routes.js';
+import { createEvaluationService } from './modules/evaluations/evaluations.service.js';
+import { createReportService } from './modules/evaluations/reports.service.js';
+import { createResultService } from './modules/evaluations/results.service.js';
+import { createEvaluationJob } from './modules/evaluations/run/evaluation-job.js';
+import { redteamRoutes } from './modules/redteam/redteam.routes.js';
+import { createRedteamService } from './modules/redteam/redteam.service.js';
+import { createResultService as createRedteamResultService } from './modules/redteam/results.service.js';
+import { createCampaignJob } from './modules/redteam/run/campaign-job.js';
 import { policyRoutes } from './modules/policies/policies.routes.js';
 import { createPolicyService } from './modules/policies/policies.service.js';
 import { ruleRoutes } from './modules/rules/rules.routes.js';
@@ -77,7 +85,9 @@ export interface AppOptions {
    * The background job runner's settings (docs/jobs.md). The runner is made here and started by
    * `app.jobs.start()` (main.ts, after listen; tests that run jobs); it stops when the app closes.
    */
-  jobs?: Partial<Pick<JobRunnerOptions, 'concurrency' | 'pollMs' | 'leaseMs' | 'flushMs' | 'stopTimeoutMs' | 'maxLogLines'>> | undefined;
+  jobs?: (Partial<JobsConfig> & { workerId?: string }) | undefined;
+  /** Prompts one evaluation has in flight at once (default 16). */
+  evaluationConcurrency?: number | undefined;
   /** Attacks one red-team campaign has in flight at once (default 4). */
   redteamConcurrency?: number | undefined;
   /** Where agents may live (WARDEN_OUTBOUND_*); absent: the default fence (cloud metadata refused). */
@@ -94,7 +104,6 @@ const REDACTED_PATHS = [
   '*.new_password',
   '*.current_password',
   '*.api_key',
-  '*.agent_api_key',
   '*.access_token',
   '*.key',
 ];
@@ -121,6 +130,10 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     extraction: createExtractionService(deps),
     dome: createDomeService(deps),
     detections: createDetectionService(deps),
+    evaluations: createEvaluationService(deps),
+    evaluationResults: createResultService(deps),
+    evaluationReports: createReportService(deps),
+    customHarnesses: createCustomHarnessService(deps),
     redteam: createRedteamService(deps),
     redteamResults: createRedteamResultService(deps),
   };
@@ -137,7 +150,7 @@ export interface RouteInfo {
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
-    /** This process's background job runner (red-team campaigns…): started by the caller, stopped on close. */
+    /** This process's background job runner (evaluations, custom-harness generation, red-team campaigns): started by the caller, stopped on close. */
     jobs: JobRunner;
     /** Every API route (under /v1), in registration order. */
     apiRoutes: RouteInfo[];
@@ -191,6 +204,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: deps.db,
     dialect: deps.dialect,
     handlers: [
+      createEvaluationJob({
+        db: deps.db,
+        agentSecrets: deps.keys.agentSecrets,
+        connector,
+        llm: deps.llm,
+        now: deps.now,
+        concurrency: options.evaluationConcurrency ?? 16,
+      }),
+      createGenerationJob({ db: deps.db, llm: deps.llm, now: deps.now }),
       createCampaignJob({
         db: deps.db,
         agentSecrets: deps.keys.agentSecrets,
@@ -282,6 +304,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(extractionRoutes, { extraction: services.extraction });
     await api.register(ruleRoutes, { rules: services.rules });
     await api.register(domeRoutes, { dome: services.dome, detections: services.detections });
+    await api.register(evaluationRoutes, { evaluations: services.evaluations, results: services.evaluationResults, reports: services.evaluationReports });
+    await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
   });
 

@@ -30,6 +30,21 @@ export interface Config {
   trustProxyHops: number;
   /** Where agents may live: WARDEN_OUTBOUND_DENY / WARDEN_OUTBOUND_ALLOW (docs/connector.md). */
   outbound: OutboundRules;
+  /** The background job runner of this process (docs/jobs.md, "Configuration"). */
+  jobs: JobsConfig;
+  /** Prompts one evaluation has in flight at once (the agent's rate ceiling still applies). */
+  evaluationConcurrency: number;
+  /** Attacks one red-team campaign has in flight at once (the agent's rate ceiling still applies). */
+  redteamConcurrency: number;
+}
+
+export interface JobsConfig {
+  concurrency: number;
+  pollMs: number;
+  leaseMs: number;
+  flushMs: number;
+  stopTimeoutMs: number;
+  maxLogLines: number;
 }
 
 /** An OpenAI-compatible chat completions endpoint. The key is never logged nor answered. */
@@ -182,6 +197,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     rateLimitPerMinute: parseInteger(env, 'WARDEN_RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     corsOrigins: parseOrigins(env.WARDEN_CORS_ORIGINS),
     trustProxyHops: parseInteger(env, 'WARDEN_TRUST_PROXY_HOPS', 0, 0, 10),
+    jobs: {
+      concurrency: parseInteger(env, 'WARDEN_JOB_CONCURRENCY', 2, 1, 64),
+      pollMs: parseInteger(env, 'WARDEN_JOB_POLL_MS', 1000, 10, 60_000),
+      leaseMs: parseInteger(env, 'WARDEN_JOB_LEASE_MS', 30_000, 3_000, 3_600_000),
+      flushMs: parseInteger(env, 'WARDEN_JOB_FLUSH_MS', 1000, 0, 60_000),
+      // Below main.ts's 10 s bound on a stop, so that jobs are handed back before the process goes.
+      stopTimeoutMs: parseInteger(env, 'WARDEN_JOB_STOP_TIMEOUT_MS', 5_000, 0, 600_000),
+      maxLogLines: parseInteger(env, 'WARDEN_JOB_LOG_LINES', 1000, 1, 5000),
+    },
+    evaluationConcurrency: parseInteger(env, 'WARDEN_EVALUATION_CONCURRENCY', 16, 1, 256),
+    redteamConcurrency: parseInteger(env, 'WARDEN_REDTEAM_CONCURRENCY', 4, 1, 64),
     outbound: parseOutbound(env),
   };
 }

@@ -54,6 +54,9 @@ export async function startFromConfig(config: Config) {
       rateLimitPerMinute: config.rateLimitPerMinute,
       corsOrigins: config.corsOrigins,
       trustProxyHops: config.trustProxyHops,
+      jobs: config.jobs,
+      evaluationConcurrency: config.evaluationConcurrency,
+      redteamConcurrency: config.redteamConcurrency,
       outbound: config.outbound,
     });
     app.addHook('onClose', async () => database.close());

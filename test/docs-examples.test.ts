@@ -16,11 +16,13 @@ import { npmStart, ROOT, type NpmStarted } from './helpers/npm-start.js';
  *   - http://127.0.0.1:8000 → the service's address (a free port);
  *   - `npm run warden --` → `node dist/cli.js` (the same program, without the build `npm test` ran);
  *   - http://localhost:10000 (an A2A agent in the import examples) → a fake agent serving its card;
+ *   - http://127.0.0.1:10000 (the demo agent of the evaluation walkthrough) → the same fake agent,
+ *     which also answers chat completions (it declines everything);
  *   - http://localhost:10001 (the agent the red-team examples attack) → a loopback test agent that does whatever it is asked.
  * Pages after getting-started begin with its first block (the login), as they tell the reader.
  */
 const GETTING_STARTED = 'docs/getting-started.md';
-const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md', 'docs/redteam.md'];
+const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md', 'docs/evaluations.md', 'docs/redteam.md'];
 const SCRIPT_TIMEOUT_MS = 60_000;
 
 const read = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
@@ -80,6 +82,13 @@ beforeAll(async () => {
   if (spawnSync('jq', ['--version']).status !== 0) throw new Error('the docs examples use jq and curl: install jq (apt-get install jq)');
   dir = mkdtempSync(path.join(os.tmpdir(), 'warden-docs-'));
   agent = createServer((request, response) => {
+    if (request.method === 'POST' && request.url?.endsWith('/chat/completions')) {
+      request.resume();
+      const message = { role: 'assistant', content: "I'm sorry, but I can't help with that." };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: 'chatcmpl-docs', object: 'chat.completion', model: 'demo', choices: [{ index: 0, finish_reason: 'stop', message }] }));
+      return;
+    }
     const found = request.url === '/.well-known/agent-card.json';
     response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
     response.end(JSON.stringify(found ? CARD : { detail: 'not found' }));
@@ -129,6 +138,7 @@ function pageScript(page: string): string {
   return (login + own)
     .replaceAll('http://127.0.0.1:8000', service.url)
     .replaceAll('http://localhost:10000', agentUrl)
+    .replaceAll('http://127.0.0.1:10000', agentUrl)
     .replaceAll('http://localhost:10001', target.url)
     .replaceAll('npm run warden --', `node ${path.join(ROOT, 'dist/cli.js')}`);
 }

@@ -18,6 +18,11 @@ const ADDED_PARAMETERS: Record<string, string[]> = {
   'get /v1/policies/': ['query:team_id'],
   'post /v1/policies/presets/{preset_id}/copy': ['query:team_id'],
   'get /v1/rules/': ['query:team_id'],
+  // Evaluations (docs/evaluations.md, "The API"): pages of the run list and of a run's prompts, its last log lines.
+  'get /v1/evaluations/': ['query:limit', 'query:offset'],
+  'get /v1/evaluations/{evaluation_id}/logs': ['query:limit'],
+  'get /v1/evaluation-results/{evaluation_id}/results': ['query:limit', 'query:offset', 'query:passed'],
+  // Red team (docs/redteam.md, "Operations"): a page of the campaign list, the download's format, the log's last lines.
   'get /v1/campaigns': ['query:limit', 'query:offset'],
   'get /v1/campaigns/{campaign_id}/results/download': ['query:format'],
   'get /v1/campaigns/{campaign_id}/logs': ['query:limit'],

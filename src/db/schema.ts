@@ -135,6 +135,105 @@ export interface EvaluationsTable {
   safety_score: number | null;
   created_at: number;
   completed_at: number | null;
+  // From 0008 (docs/evaluations.md).
+  created_by: string | null;
+  /** The engine that ran it (`diamond`). */
+  tested_by: Generated<string>;
+  eval_type: Generated<string>;
+  /** standard | custom. */
+  harness_type: Generated<string>;
+  /** JSON array of harness names (custom: ids). */
+  harness_names: Generated<string>;
+  sample_size: number | null;
+  seed: number | null;
+  started_at: number | null;
+  error_message: string | null;
+  status_message: string | null;
+  progress_done: Generated<number>;
+  progress_total: Generated<number>;
+  error_count: Generated<number>;
+  /** JSON: harness id → its score, interval, errors, pillar and name. */
+  harness_scores: string | null;
+  /** JSON: overall and pillar scores, and the scenario / probe tree. */
+  pillar_details: string | null;
+  /** JSON: the request as made (never a secret). */
+  request_params: string | null;
+  summary_deleted: Generated<number>;
+  agent_name: string | null;
+  agent_model_name: string | null;
+  agent_url: string | null;
+  job_id: string | null;
+}
+
+/** One prompt sent by an evaluation, its answer and its verdict. */
+export interface EvaluationResultsTable {
+  evaluation_id: string;
+  prompt_id: string;
+  ordinal: number;
+  harness: string;
+  scenario: string;
+  probe: string;
+  base: string;
+  variation: string;
+  prompt: string;
+  response: string | null;
+  /** 1 passed, 0 failed, null: no verdict (an error). */
+  passed: number | null;
+  /** JSON: detector / check id → 0..1. */
+  scores: string;
+  reason: string;
+  error: string | null;
+  latency_ms: number | null;
+  /** JSON lineage of a custom harness prompt; null for standard prompts. */
+  lineage: string | null;
+  created_at: number;
+}
+
+/** An evaluation's reports, rendered once and served until regenerated. */
+export interface EvaluationReportsTable {
+  evaluation_id: string;
+  html: string;
+  pdf: Uint8Array;
+  generated_by: string | null;
+  generated_at: number;
+}
+
+export interface CustomHarnessesTable {
+  id: string;
+  team_id: string;
+  agent_id: string;
+  name: string;
+  description: string | null;
+  /** JSON arrays of ids. */
+  persona_ids: string;
+  policy_ids: string;
+  system_prompt: string | null;
+  pillar: string;
+  /** draft | active | failed | archived. */
+  status: string;
+  job_id: string | null;
+  /** templates | llm. */
+  generator: string | null;
+  generated_at: number | null;
+  prompt_count: number | null;
+  creation_error: string | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CustomHarnessPromptsTable {
+  harness_id: string;
+  ordinal: number;
+  dimension_name: string;
+  scenario: string;
+  probe: string;
+  prompt_text: string;
+  pass_criteria: string;
+  /** JSON: CustomHarnessLineage plus rule_id, policy_id, persona_id. */
+  lineage: string;
+  /** JSON ScoringSpec. */
+  expect: string;
 }
 
 export interface PoliciesTable {
@@ -393,6 +492,10 @@ export interface DB {
   agents: AgentsTable;
   agent_lifecycle_events: AgentLifecycleEventsTable;
   evaluations: EvaluationsTable;
+  evaluation_results: EvaluationResultsTable;
+  evaluation_reports: EvaluationReportsTable;
+  custom_harnesses: CustomHarnessesTable;
+  custom_harness_prompts: CustomHarnessPromptsTable;
   policies: PoliciesTable;
   policy_files: PolicyFilesTable;
   policy_rules: PolicyRulesTable;

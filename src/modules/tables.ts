@@ -5,7 +5,9 @@ import { JOB_TABLES } from '../jobs/jobs.repo.js';
 import { AGENT_TABLES } from './agents/agents.repo.js';
 import { IDENTITY_TABLES } from './auth/auth.repo.js';
 import { DEMOGRAPHIC_TABLES } from './demographics/demographics.repo.js';
+import { CUSTOM_HARNESS_TABLES } from './custom-harnesses/custom-harnesses.repo.js';
 import { DOME_TABLES } from './dome/dome.repo.js';
+import { EVALUATION_TABLES } from './evaluations/evaluations.repo.js';
 import { PERSONA_TABLES } from './personas/personas.repo.js';
 import { REDTEAM_TABLES } from './redteam/redteam.repo.js';
 import { DOCUMENT_TABLES } from './documents/documents.repo.js';
@@ -30,5 +32,7 @@ export const TABLE_CACHING = {
   ...DEMOGRAPHIC_TABLES,
   ...DOME_TABLES,
   ...JOB_TABLES,
+  ...EVALUATION_TABLES,
+  ...CUSTOM_HARNESS_TABLES,
   ...REDTEAM_TABLES,
 } as const satisfies Record<keyof DB, TableCaching>;

@@ -1,17 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { createAgentConnector, type AgentConnectorHandle } from '../../src/connector/index.js';
 import type { TestAgent } from './agents/index.js';
 import { bearer } from './app.js';
 
-/**
- * Helpers of the red-team tests: a connector that retries without waiting long, an agent
- * registered for a loopback test agent, starting a campaign and polling it until it ends.
- */
+export { quickConnector } from './evaluations.js';
 
-/** Retries and Retry-After waits in milliseconds, not seconds. */
-export function quickConnector(): AgentConnectorHandle {
-  return createAgentConnector({ backoffBaseMs: 2, backoffMaxMs: 10, retryAfterMaxMs: 20, timeoutMs: 10_000 });
-}
+/**
+ * Helpers of the red-team tests: an agent registered for a loopback test agent, starting a
+ * campaign and polling it until it ends (and the evaluation tests' quick connector).
+ */
 
 export const AGENT_KEY = 'sk-warden-redteam-7c1e9a4b2d6f8e0a3c5b';
 export const CAMPAIGN_KEY = 'sk-campaign-only-5e2b8d1f9a3c7e4b6d0a';

@@ -4,6 +4,7 @@ import { AGENT_ROUTE_CASES } from '../route-cases/agents.js';
 import { DASHBOARD_ROUTE_CASES } from '../route-cases/dashboard.js';
 import { DEMOGRAPHIC_ROUTE_CASES } from '../route-cases/demographics.js';
 import { DOME_ROUTE_CASES } from '../route-cases/dome.js';
+import { EVALUATION_ROUTE_CASES } from '../route-cases/evaluations.js';
 import { IDENTITY_ROUTE_CASES } from '../route-cases/identity.js';
 import { PERSONA_ROUTE_CASES } from '../route-cases/personas.js';
 import { POLICY_ROUTE_CASES } from '../route-cases/policies.js';
@@ -65,5 +66,6 @@ export const ROUTES: RouteCase[] = [
   ...DASHBOARD_ROUTE_CASES,
   ...TEAM_ADMIN_ROUTE_CASES,
   ...DOME_ROUTE_CASES,
+  ...EVALUATION_ROUTE_CASES,
   ...REDTEAM_ROUTE_CASES,
 ];

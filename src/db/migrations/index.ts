@@ -8,6 +8,7 @@ import { personas } from './0004_personas.js';
 import { agentColumnWidths } from './0005_agent_column_widths.js';
 import { dome } from './0006_dome.js';
 import { jobs } from './0007_jobs.js';
+import { evaluations } from './0008_evaluations.js';
 import { redteam } from './0009_redteam.js';
 import type { WardenMigration } from './types.js';
 import { tableCaching } from '../table-caching.js';
@@ -27,7 +28,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0005_agent_column_widths', agentColumnWidths],
   ['0006_dome', dome],
   ['0007_jobs', jobs],
-  // 0008 is the evaluations' (another branch): the list is merged in number order.
+  ['0008_evaluations', evaluations],
   ['0009_redteam', redteam],
 ];
 

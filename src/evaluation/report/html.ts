@@ -25,7 +25,8 @@ import { REPORT_CSS } from './html-style.js';
 import { harnessChartSvg, meterSvg, pillarChartSvg } from './svg.js';
 import { escapeHtml as esc, formatCount, formatInterval, formatPercent, NBSP, type Excerpt } from './text.js';
 
-const CSP = [
+/** The page's Content-Security-Policy (also what a route serving it should send as a header). */
+export const REPORT_CSP = [
   "default-src 'none'",
   `style-src 'sha256-${createHash('sha256').update(REPORT_CSS).digest('base64')}'`,
   "img-src 'none'",
@@ -54,7 +55,7 @@ export function renderEvaluationHtml(input: EvaluationReportModel): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">`,
     '<meta name="referrer" content="no-referrer">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>Evaluation report: ${esc(name)}</title>`,

@@ -186,7 +186,12 @@ export function compliantAnswer(context: AskContext, decoded: DecodedRequest = d
   return `Sure! Here you go: ${request}`;
 }
 
-/** Refuses whatever is harmful or suspicious (anything encoded included); answers plain questions briefly. */
+/**
+ * A careful agent: answers the factual questions it knows (its built-in answers and the
+ * configured ones) and declines everything else — whatever is harmful or suspicious (anything
+ * encoded included) with a refusal, and other requests too, since it cannot tell a harmless
+ * request from a disguised one. The agent a person expects to score high on security and safety.
+ */
 export function refusingAnswer(context: AskContext): string {
   const decoded = decodeRequest(context.text);
   const text = context.text;
@@ -196,7 +201,7 @@ export function refusingAnswer(context: AskContext): string {
   if (suspicious) return refusal(text);
   const known = knownAnswer(text, context.answers);
   if (known !== null) return known;
-  return 'Happy to help. In short: it depends on the details, and I can go into them if you tell me more.';
+  return refusal(text);
 }
 
 /** Refuses the first turns of a conversation, then gives in and behaves like `compliant`. */

@@ -1,0 +1,122 @@
+import type { Static } from 'typebox';
+import type { EvaluationRow, ResultRow } from './evaluations.repo.js';
+import type { EvaluationListItem, EvaluationStatusOut, EvaluationSummaryOut } from './evaluations.schemas.js';
+
+/** Rows → API objects (never a row spread: a new column does not leak). */
+
+const parseJson = <T>(text: string | null, fallback: T): T => {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export const harnessNamesOf = (row: Pick<EvaluationRow, 'harness_names'>): string[] => parseJson<string[]>(row.harness_names, []);
+
+/** Per-harness scores, as stored on completion: harness → { score, … }. */
+export interface StoredHarnessScore {
+  name: string;
+  pillar: string;
+  score: number | null;
+  n: number;
+  low: number | null;
+  high: number | null;
+  errors: number;
+}
+
+export const harnessScoresOf = (row: Pick<EvaluationRow, 'harness_scores'>): Record<string, StoredHarnessScore> | null =>
+  parseJson<Record<string, StoredHarnessScore> | null>(row.harness_scores, null);
+
+/** The status answer's `scores`: harness → score (0..1), harnesses with a score only. */
+function scoreMap(row: EvaluationRow): Record<string, number> | null {
+  const stored = harnessScoresOf(row);
+  if (stored === null) return null;
+  const out: Record<string, number> = {};
+  for (const [id, value] of Object.entries(stored)) if (value.score !== null) out[id] = value.score;
+  return out;
+}
+
+export function toEvaluationStatus(row: EvaluationRow): EvaluationStatusOut {
+  return {
+    evaluation_id: row.id,
+    status: row.status,
+    scores: scoreMap(row),
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    error_message: row.error_message,
+    status_message: row.status_message,
+    team_id: row.team_id,
+    agent_id: row.agent_id,
+    harness_names: harnessNamesOf(row),
+    harness_type: row.harness_type,
+    sample_size: row.sample_size,
+    seed: row.seed,
+    progress: { done: row.progress_done, total: row.progress_total, errors: row.error_count },
+  };
+}
+
+/** An item of GET /v1/evaluations/ (the reference's free-form summaries). */
+export function toEvaluationItem(row: EvaluationRow, agentName: string | undefined): Record<string, unknown> {
+  return {
+    ...toEvaluationStatus(row),
+    agent_name: agentName ?? row.agent_name,
+    created_by: row.created_by,
+    tested_by: row.tested_by,
+  };
+}
+
+export function toListItem(row: EvaluationRow, agentName: string | undefined): Static<typeof EvaluationListItem> {
+  return {
+    evaluation_id: row.id,
+    team_id: row.team_id,
+    created_by: row.created_by,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+    agent_id: row.agent_id,
+    agent_name: agentName ?? row.agent_name,
+  };
+}
+
+export function toSummary(row: EvaluationRow): EvaluationSummaryOut {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    agent_id: row.agent_id,
+    tested_by: row.tested_by,
+    status: row.status,
+    reliability_score: row.reliability_score,
+    security_score: row.security_score,
+    safety_score: row.safety_score,
+    overall_score: row.overall_score,
+    pillar_details: parseJson<Record<string, unknown>>(row.pillar_details, {}),
+    harness_names: harnessNamesOf(row),
+    harness_type: row.harness_type,
+    resource_version: null,
+    created_by: row.created_by,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+    request_params: parseJson<Record<string, unknown> | null>(row.request_params, null),
+  };
+}
+
+export function toResult(row: ResultRow): Record<string, unknown> {
+  return {
+    prompt_id: row.prompt_id,
+    harness: row.harness,
+    scenario: row.scenario,
+    probe: row.probe,
+    base: row.base,
+    variation: row.variation,
+    prompt: row.prompt,
+    response: row.response,
+    passed: row.passed === null ? null : row.passed === 1,
+    detector_scores: parseJson<Record<string, number>>(row.scores, {}),
+    reason: row.reason,
+    error: row.error,
+    latency_ms: row.latency_ms,
+    ...(row.lineage === null ? {} : { lineage: parseJson<Record<string, unknown>>(row.lineage, {}) }),
+  };
+}

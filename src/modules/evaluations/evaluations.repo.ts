@@ -1,0 +1,182 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { DB, EvaluationReportsTable, EvaluationResultsTable, EvaluationsTable } from '../../db/schema.js';
+import { tableCaching } from '../../db/table-caching.js';
+
+/**
+ * Cache classes (docs/caching.md). `evaluations` is classified by the agents module, which reads
+ * it for `latest_evaluation`. Results are written in batches while a run goes (a commit each):
+ * data, which moves only the read version.
+ */
+export const EVALUATION_TABLES = tableCaching({ evaluation_results: 'data', evaluation_reports: 'data' });
+
+export type EvaluationRow = Selectable<EvaluationsTable>;
+export type EvaluationPatch = Updateable<EvaluationsTable>;
+export type ResultRow = Selectable<EvaluationResultsTable>;
+export type NewResult = Insertable<EvaluationResultsTable>;
+
+export const insertEvaluation = (db: Kysely<DB>, row: Insertable<EvaluationsTable>) => db.insertInto('evaluations').values(row).execute();
+
+export const findEvaluation = (db: Kysely<DB>, id: string) => db.selectFrom('evaluations').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const updateEvaluation = (db: Kysely<DB>, id: string, patch: EvaluationPatch) =>
+  db.updateTable('evaluations').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+
+/** Updates it only while it is still running: a cancelled or deleted run is not brought back by a late write. */
+export const updateRunning = async (db: Kysely<DB>, id: string, patch: EvaluationPatch) =>
+  Number((await db.updateTable('evaluations').set(patch).where('id', '=', id).where('status', '=', 'running').executeTakeFirst()).numUpdatedRows) > 0;
+
+export const deleteEvaluation = async (db: Kysely<DB>, id: string) =>
+  Number((await db.deleteFrom('evaluations').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+
+/** `teamIds` empty: nothing (an IN list cannot be empty). */
+const inTeams = (db: Kysely<DB>, teamIds: readonly string[]) => db.selectFrom('evaluations').where('team_id', 'in', teamIds.length > 0 ? teamIds : ['']);
+
+export const listEvaluations = (db: Kysely<DB>, teamIds: readonly string[], limit: number, offset: number) =>
+  inTeams(db, teamIds).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+
+const completed = (db: Kysely<DB>, teamId: string) => db.selectFrom('evaluations').where('team_id', '=', teamId).where('status', '=', 'completed');
+
+export const listCompleted = (db: Kysely<DB>, teamId: string, limit: number, offset: number) =>
+  completed(db, teamId).selectAll().orderBy('completed_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+
+export const countCompleted = async (db: Kysely<DB>, teamId: string) =>
+  Number((await completed(db, teamId).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+export interface SummaryFilter {
+  teamId: string;
+  agentId?: string | null | undefined;
+  status?: string | null | undefined;
+  harnessType?: string | null | undefined;
+  testedBy?: string | null | undefined;
+}
+
+const summaries = (db: Kysely<DB>, f: SummaryFilter) => {
+  let query = db.selectFrom('evaluations').where('team_id', '=', f.teamId).where('summary_deleted', '=', 0);
+  if (f.agentId != null) query = query.where('agent_id', '=', f.agentId);
+  if (f.status != null) query = query.where('status', '=', f.status);
+  if (f.harnessType != null) query = query.where('harness_type', '=', f.harnessType);
+  if (f.testedBy != null) query = query.where('tested_by', '=', f.testedBy);
+  return query;
+};
+
+export const listSummaries = (db: Kysely<DB>, f: SummaryFilter, limit: number, offset: number) =>
+  summaries(db, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+
+export const countSummaries = async (db: Kysely<DB>, f: SummaryFilter) =>
+  Number((await summaries(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+/** Per agent of the team, its newest completed evaluation whose summary is not deleted. */
+export async function latestSummaryPerAgent(db: Kysely<DB>, teamId: string): Promise<EvaluationRow[]> {
+  const rows = await summaries(db, { teamId, status: 'completed' })
+    .selectAll()
+    .orderBy('agent_id')
+    .orderBy('completed_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const latest = new Map<string, EvaluationRow>();
+  for (const row of rows) if (!latest.has(row.agent_id)) latest.set(row.agent_id, row);
+  return [...latest.values()].sort((a, b) => (b.completed_at ?? 0) - (a.completed_at ?? 0) || (a.id < b.id ? 1 : -1));
+}
+
+// ------------------------------------------------------------------ results
+
+/** The prompts of a run already stored (a resumed run skips them). */
+export async function storedPromptIds(db: Kysely<DB>, evaluationId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('evaluation_results').select('prompt_id').where('evaluation_id', '=', evaluationId).execute();
+  return new Set(rows.map((r) => r.prompt_id));
+}
+
+/** Rows per INSERT: 18 parameters each, far below both engines' bound-parameter limits. */
+const RESULTS_PER_STATEMENT = 250;
+
+/** Idempotent: a prompt stored twice (a run taken over after a lost lease) keeps its first row. */
+export async function insertResults(db: Kysely<DB>, rows: readonly NewResult[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += RESULTS_PER_STATEMENT) {
+    await db
+      .insertInto('evaluation_results')
+      .values(rows.slice(start, start + RESULTS_PER_STATEMENT))
+      .onConflict((oc) => oc.columns(['evaluation_id', 'prompt_id']).doNothing())
+      .execute();
+  }
+}
+
+export interface ResultFilter {
+  evaluationId: string;
+  passed?: boolean | undefined;
+  /** Only prompts without a verdict (errors). */
+  errors?: boolean | undefined;
+}
+
+const results = (db: Kysely<DB>, f: ResultFilter) => {
+  let query = db.selectFrom('evaluation_results').where('evaluation_id', '=', f.evaluationId);
+  if (f.passed !== undefined) query = query.where('passed', '=', f.passed ? 1 : 0);
+  if (f.errors === true) query = query.where('passed', 'is', null);
+  return query;
+};
+
+export const listResults = (db: Kysely<DB>, f: ResultFilter, limit: number, offset: number) =>
+  results(db, f).selectAll().orderBy('ordinal').orderBy('prompt_id').limit(limit).offset(offset).execute();
+
+export const countResults = async (db: Kysely<DB>, f: ResultFilter) =>
+  Number((await results(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+/** What aggregation needs of every stored prompt: a few short columns, in plan order. */
+export const verdictRows = (db: Kysely<DB>, evaluationId: string) =>
+  db
+    .selectFrom('evaluation_results')
+    .select(['harness', 'scenario', 'probe', 'passed'])
+    .where('evaluation_id', '=', evaluationId)
+    .orderBy('ordinal')
+    .orderBy('prompt_id')
+    .execute();
+
+/** The first `perProbe` failed prompts of each probe, in plan order (the reports' failure examples). */
+export async function failureExamples(db: Kysely<DB>, evaluationId: string, perProbe: number) {
+  const ranked = db
+    .selectFrom('evaluation_results')
+    .select(['harness', 'scenario', 'probe', 'prompt', 'response', 'reason', 'ordinal'])
+    .select(sql<number>`row_number() over (partition by harness, scenario, probe order by ordinal, prompt_id)`.as('rank'))
+    .where('evaluation_id', '=', evaluationId)
+    .where('passed', '=', 0)
+    .as('ranked');
+  return db
+    .selectFrom(ranked)
+    .select(['harness', 'scenario', 'probe', 'prompt', 'response', 'reason'])
+    .where('rank', '<=', perProbe)
+    .orderBy('ordinal')
+    .execute();
+}
+
+// ------------------------------------------------------------------ reports
+
+/** When the cached reports were rendered (undefined: none cached). */
+export const reportGeneratedAt = async (db: Kysely<DB>, evaluationId: string) =>
+  (await db.selectFrom('evaluation_reports').select('generated_at').where('evaluation_id', '=', evaluationId).executeTakeFirst())?.generated_at;
+
+export const findReportPart = <K extends 'html' | 'pdf'>(db: Kysely<DB>, evaluationId: string, part: K) =>
+  db.selectFrom('evaluation_reports').select([part, 'generated_at']).where('evaluation_id', '=', evaluationId).executeTakeFirst();
+
+export async function saveReport(db: Kysely<DB>, row: Insertable<EvaluationReportsTable>): Promise<void> {
+  await db
+    .insertInto('evaluation_reports')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('evaluation_id').doUpdateSet({ html: row.html, pdf: row.pdf, generated_by: row.generated_by, generated_at: row.generated_at }),
+    )
+    .execute();
+}
+
+// ------------------------------------------------------------------ agents and teams
+
+export const findAgentRow = (db: Kysely<DB>, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const teamName = async (db: Kysely<DB>, id: string) =>
+  (await db.selectFrom('teams').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+
+/** The names of agents, by id (the lists show them). */
+export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('agents').select(['id', 'agent_name']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r.agent_name]));
+}

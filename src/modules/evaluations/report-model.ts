@@ -1,0 +1,100 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { PASS_THRESHOLD } from '../../evaluation/aggregate.js';
+import { getStandardHarness } from '../../evaluation/harnesses/index.js';
+import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../../evaluation/types.js';
+import { findHarnessesByIds } from '../custom-harnesses/custom-harnesses.repo.js';
+import { harnessNamesOf } from './evaluations.mapping.js';
+import { failureExamples, findAgentRow, teamName, type EvaluationRow } from './evaluations.repo.js';
+
+/** Failure examples per probe in a report (the renderers bound them again for the page). */
+export const FAILURES_PER_PROBE = 3;
+
+/** pillar_details as completeRun stores it. */
+interface StoredDetails {
+  overall: ScoreWithInterval | null;
+  pillars: Record<Pillar, ScoreWithInterval | null>;
+  harnesses: Array<{
+    id: string;
+    name: string;
+    pillar: Pillar;
+    score: ScoreWithInterval | null;
+    errors: number;
+    scenarios: Array<{ id: string; score: ScoreWithInterval | null; errors: number; probes: Array<{ id: string; score: ScoreWithInterval | null }> }>;
+  }>;
+}
+
+/** A level nothing was scored in: n = 0, which the renderers draw as "not measured". */
+const orUnmeasured = (score: ScoreWithInterval | null): ScoreWithInterval => score ?? { score: 0, n: 0, low: 0, high: 1 };
+
+interface Names {
+  scenario(harness: string, id: string): string;
+  probe(harness: string, id: string): { name: string; description: string };
+}
+
+/** Scenario and probe names: the catalogue's for standard harnesses, the generator's ids for custom ones. */
+function namesOf(): Names {
+  return {
+    scenario: (harness, id) => getStandardHarness(harness)?.scenarios.find((s) => s.id === id)?.name ?? id,
+    probe: (harness, id) => {
+      for (const scenario of getStandardHarness(harness)?.scenarios ?? []) {
+        const probe = scenario.probes.find((p) => p.id === id);
+        if (probe !== undefined) return { name: probe.name, description: probe.description };
+      }
+      return { name: id, description: '' };
+    },
+  };
+}
+
+/** The report's content, from what the completed evaluation stored (its scores and a few failures per probe). */
+export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Promise<EvaluationReportModel> {
+  const details = JSON.parse(row.pillar_details ?? '{}') as Partial<StoredDetails>;
+  const names = namesOf();
+  const [agent, team, failures] = await Promise.all([
+    findAgentRow(db, row.agent_id),
+    teamName(db, row.team_id),
+    failureExamples(db, row.id, FAILURES_PER_PROBE),
+  ]);
+  const customNames =
+    row.harness_type === 'custom' ? new Map((await findHarnessesByIds(db, harnessNamesOf(row))).map((h) => [h.id, h.name])) : new Map<string, string>();
+  const pillars = Object.fromEntries(PILLARS.map((p) => [p, details.pillars?.[p] ?? null])) as Record<Pillar, ScoreWithInterval | null>;
+  const requestParams = JSON.parse(row.request_params ?? '{}') as Record<string, unknown>;
+  return {
+    evaluationId: row.id,
+    agent: {
+      id: row.agent_id,
+      name: agent?.agent_name ?? row.agent_name ?? row.agent_id,
+      modelName: agent?.model_name ?? row.agent_model_name,
+      url: agent?.agent_url ?? row.agent_url,
+    },
+    teamName: team,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    status: row.status,
+    passThreshold: PASS_THRESHOLD,
+    overall: details.overall ?? null,
+    pillars,
+    harnesses: (details.harnesses ?? []).map((h) => ({
+      id: h.id,
+      name: customNames.get(h.id) ?? h.name,
+      pillar: h.pillar,
+      score: orUnmeasured(h.score),
+      errors: h.errors,
+      scenarios: h.scenarios.map((s) => ({
+        id: s.id,
+        name: names.scenario(h.id, s.id),
+        score: orUnmeasured(s.score),
+        probes: s.probes.map((p) => ({ id: p.id, ...names.probe(h.id, p.id), score: orUnmeasured(p.score) })),
+      })),
+    })),
+    failures: failures.map((f) => ({
+      harness: f.harness,
+      scenario: f.scenario,
+      probe: f.probe,
+      prompt: f.prompt,
+      response: f.response ?? '',
+      reason: f.reason,
+    })),
+    requestParams: { ...requestParams, prompts: row.progress_total, errors: row.error_count },
+  };
+}

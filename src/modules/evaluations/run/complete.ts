@@ -1,0 +1,118 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { verdictOf } from '../../../evaluation/report/index.js';
+import { aggregate, PASS_THRESHOLD, type EvaluationScores } from '../../../evaluation/aggregate.js';
+import type { StoredHarnessScore } from '../evaluations.mapping.js';
+import { updateRunning, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
+import { completedMessage } from './messages.js';
+import type { Plan } from './plan.js';
+
+/** The engine's name on the agent (CONTRACT.md, "Engine names"). */
+export const TESTED_BY = 'diamond';
+
+/** CONTRACT.md: a decimal string with at most 4 decimals. */
+export const testScoreOf = (overall: number) => overall.toFixed(4);
+
+/** The most frequent agent error of a run (the reason given when no prompt could be scored). */
+async function commonestError(db: Kysely<DB>, evaluationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('evaluation_results')
+    .select(['error', sql<number>`count(*)`.as('n')])
+    .where('evaluation_id', '=', evaluationId)
+    .where('error', 'is not', null)
+    .groupBy('error')
+    .orderBy('n', 'desc')
+    .orderBy('error')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.error ?? undefined;
+}
+
+/** pillar_details as the summaries answer it: every level's score, n and interval, and the verdict. */
+function pillarDetails(scores: EvaluationScores, plan: Plan, prompts: number) {
+  return {
+    overall: scores.overall,
+    pillars: scores.pillars,
+    pass_threshold: PASS_THRESHOLD,
+    // The reports' own rule (0.70, floating-point noise allowed), so the summary and the report agree.
+    passed: verdictOf(scores.overall, PASS_THRESHOLD) === 'pass',
+    prompts,
+    errors: scores.errors,
+    harnesses: scores.harnesses.map((h) => ({
+      id: h.id,
+      name: plan.harnesses.get(h.id)?.name ?? h.id,
+      pillar: h.pillar,
+      score: h.score,
+      errors: h.errors,
+      scenarios: h.scenarios.map((s) => ({
+        id: s.id,
+        score: s.score,
+        errors: s.errors,
+        probes: s.probes.map((p) => ({ id: p.id, score: p.score, passed: p.passed, errors: p.errors })),
+      })),
+    })),
+  };
+}
+
+function harnessScores(scores: EvaluationScores, plan: Plan): Record<string, StoredHarnessScore> {
+  const out: Record<string, StoredHarnessScore> = {};
+  for (const h of scores.harnesses) {
+    out[h.id] = {
+      name: plan.harnesses.get(h.id)?.name ?? h.id,
+      pillar: h.pillar,
+      score: h.score?.score ?? null,
+      n: h.score?.n ?? 0,
+      low: h.score?.low ?? null,
+      high: h.score?.high ?? null,
+      errors: h.errors,
+    };
+  }
+  return out;
+}
+
+/**
+ * Scores the stored verdicts and records the end of the run: the evaluation completed with its
+ * scores and, in the same transaction, the evidence on the agent (test_score, last_tested_by,
+ * evaluated_harnesses, last_evaluated_at; never its trust stage). Nothing is written when the
+ * evaluation stopped running meanwhile (cancelled or deleted). Throws when no prompt could be
+ * scored: the run fails with the agent's commonest error as its reason.
+ */
+export async function completeRun(db: Kysely<DB>, evaluation: EvaluationRow, plan: Plan, at: number): Promise<boolean> {
+  const rows = await verdictRows(db, evaluation.id);
+  const verdicts = rows.map((row) => ({ ...row, passed: row.passed === null ? null : row.passed === 1 }));
+  const errors = verdicts.filter((v) => v.passed === null).length;
+  if (rows.length > 0 && errors === rows.length) {
+    const cause = await commonestError(db, evaluation.id);
+    throw new Error(`No prompt could be scored: all ${rows.length} failed${cause === undefined ? '' : ` (for example: ${cause})`}`);
+  }
+  const scores = aggregate(verdicts, (harness) => plan.harnesses.get(harness)?.pillar);
+  const evaluatedHarnesses = [...plan.harnesses.entries()].map(([id, info]) => (evaluation.harness_type === 'custom' ? info.name : id));
+  return db.transaction().execute(async (trx) => {
+    const changed = await updateRunning(trx, evaluation.id, {
+      status: 'completed',
+      completed_at: at,
+      overall_score: scores.overall?.score ?? null,
+      reliability_score: scores.pillars.reliability?.score ?? null,
+      security_score: scores.pillars.security?.score ?? null,
+      safety_score: scores.pillars.safety?.score ?? null,
+      harness_scores: JSON.stringify(harnessScores(scores, plan)),
+      pillar_details: JSON.stringify(pillarDetails(scores, plan, rows.length)),
+      progress_done: rows.length,
+      error_count: errors,
+      status_message: completedMessage(rows.length, errors),
+    });
+    if (!changed) return false;
+    await trx
+      .updateTable('agents')
+      .set({
+        test_score: scores.overall === null ? null : testScoreOf(scores.overall.score),
+        last_tested_by: TESTED_BY,
+        evaluated_harnesses: JSON.stringify(evaluatedHarnesses),
+        last_evaluated_at: at,
+        updated_at: at,
+      })
+      .where('id', '=', evaluation.agent_id)
+      .execute();
+    return true;
+  });
+}

@@ -1,0 +1,25 @@
+import type { AgentCallError, AgentConnector, AgentTarget, Turn } from '../../../connector/types.js';
+
+export type ConversationResult = { ok: true; text: string; latencyMs: number } | AgentCallError;
+
+/**
+ * Sends a prompt's user turns one after the other, each with the conversation so far (the A2A
+ * context carried along), and answers the last reply: what the prompt is scored on. Latency
+ * adds up the turns. An error on any turn ends the conversation with that error.
+ */
+export async function converse(connector: AgentConnector, target: AgentTarget, turns: readonly string[], signal: AbortSignal): Promise<ConversationResult> {
+  const history: Turn[] = [];
+  let contextId: string | undefined;
+  let latencyMs = 0;
+  let text = '';
+  for (const content of turns) {
+    history.push({ role: 'user', content });
+    const answer = await connector.send(target, history, { signal, contextId });
+    if (!answer.ok) return { ...answer, latencyMs: latencyMs + answer.latencyMs };
+    latencyMs += answer.latencyMs;
+    text = answer.text;
+    contextId = answer.contextId;
+    history.push({ role: 'assistant', content: text });
+  }
+  return { ok: true, text, latencyMs };
+}

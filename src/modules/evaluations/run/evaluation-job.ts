@@ -1,0 +1,238 @@
+import { setMaxListeners } from 'node:events';
+import type { Kysely } from 'kysely';
+import type { LlmConfig } from '../../../config.js';
+import { agentTarget } from '../../../connector/target.js';
+import type { AgentConnector, AgentTarget } from '../../../connector/types.js';
+import { decryptSecret } from '../../../crypto/keys.js';
+import type { DB } from '../../../db/schema.js';
+import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
+import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
+import type { JobContext, JobHandler } from '../../../jobs/types.js';
+import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateEvaluation, updateRunning, type NewResult } from '../evaluations.repo.js';
+import { completeRun } from './complete.js';
+import { converse, type ConversationResult } from './converse.js';
+import { dispatch, type SendOutcome } from './dispatch.js';
+import { cancelledMessage, failedMessage, PLANNING_MESSAGE, progressMessage } from './messages.js';
+import { buildPlan, unitsOf, type PlannedPrompt, type Unit } from './plan.js';
+import { createResultBatches, type ResultBatches } from './result-batches.js';
+import { judgeAnswer, scoringContext } from './scoring-context.js';
+
+export const EVALUATION_JOB = 'evaluation';
+
+export interface EvaluationJobPayload {
+  evaluationId: string;
+}
+
+export interface EvaluationRunOptions {
+  db: Kysely<DB>;
+  /** The key that seals agents' API keys (ServiceKeys.agentSecrets): the key is opened here only. */
+  agentSecrets: Buffer;
+  connector: AgentConnector;
+  llm?: LlmConfig | undefined;
+  /** Epoch seconds. */
+  now: () => number;
+  /** Prompts in flight at once per evaluation (the agent's rate ceiling applies on top, in the connector). */
+  concurrency: number;
+  /** Results per write, and the longest a result waits to be written (ms). */
+  batchSize?: number;
+  batchIntervalMs?: number;
+}
+
+/** A stored answer keeps at most this many characters (the verdict was made on the whole of it). */
+const MAX_STORED_RESPONSE = 32_000;
+/** Agent errors written to the run's log, so that a failing agent does not flood it. */
+const MAX_LOGGED_ERRORS = 20;
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/**
+ * The job that runs an evaluation (docs/evaluations.md, "Running an evaluation"): plans the
+ * prompts, skips those already stored, sends the rest to the agent a bounded number at a time
+ * with the job's signal, scores each answer, writes results in batches, and on completion
+ * scores the run and writes the evidence back to the agent. Resumed after a restart.
+ */
+export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<EvaluationJobPayload> {
+  const { db, now } = options;
+  const batchSize = options.batchSize ?? 200;
+  const batchIntervalMs = options.batchIntervalMs ?? 500;
+
+  async function run(context: JobContext<EvaluationJobPayload>): Promise<void> {
+    const { signal } = context;
+    const evaluation = await findEvaluation(db, context.payload.evaluationId);
+    // Deleted, or cancelled before a worker took it: nothing to do.
+    if (evaluation === undefined || evaluation.status !== 'running') return;
+    const agent = await findAgentRow(db, evaluation.agent_id);
+    if (agent === undefined) throw new Error('The agent was deleted');
+    const target = agentTarget(agent, openKey(agent.api_key_enc));
+
+    if (evaluation.started_at === null) await updateRunning(db, evaluation.id, { started_at: now(), status_message: PLANNING_MESSAGE });
+    const plan = await buildPlan(db, evaluation);
+    const total = plan.prompts.length;
+    if (total === 0) throw new Error('The harnesses chosen hold no prompts');
+    const stored = await storedPromptIds(db, evaluation.id);
+    const storedErrors = stored.size === 0 ? 0 : await countResults(db, { evaluationId: evaluation.id, errors: true });
+    const units = unitsOf(plan.prompts).filter((unit) => !unit.some((prompt) => stored.has(prompt.id)));
+    const message = progressMessage(stored.size, total, storedErrors);
+    await updateRunning(db, evaluation.id, { progress_total: total, progress_done: stored.size, status_message: message });
+    const perHarness = [...plan.harnesses.keys()].map((h) => `${h} ${plan.prompts.filter((p) => p.harness === h).length}`).join(', ');
+    await context.log(`Planned ${total} prompts (${perHarness}), seed ${evaluation.seed}${stored.size > 0 ? `; ${stored.size} already stored` : ''}`);
+
+    const batches = createResultBatches({
+      db,
+      evaluationId: evaluation.id,
+      total,
+      done: stored.size,
+      errors: storedErrors,
+      size: batchSize,
+      intervalMs: batchIntervalMs,
+      onWritten: (done, all, errors) => void context.progress({ done, total: all, message: progressMessage(done, all, errors) }),
+    });
+    // Stops the senders when the job is aborted, when a write fails, or when the evaluation stopped running.
+    const local = new AbortController();
+    const sending = AbortSignal.any([signal, local.signal]);
+    // Every call in flight listens to it (several listeners each): not a leak.
+    setMaxListeners(0, sending);
+    const scoring = scoringContext(options.llm, agent.agent_system_prompt, sending);
+    let loggedErrors = 0;
+    const logError = (prompt: PlannedPrompt, error: string) => {
+      if (loggedErrors++ < MAX_LOGGED_ERRORS) void context.log(`${prompt.id}: ${error}`, 'warn');
+    };
+
+    try {
+      await dispatch({
+        units,
+        concurrency: options.concurrency,
+        signal: sending,
+        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry }),
+        accept: async (rows) => {
+          try {
+            await batches.add(rows);
+          } catch (error) {
+            local.abort();
+            throw error;
+          }
+        },
+        // Cancelled or deleted under us: the calls in flight are aborted too.
+        stopped: () => {
+          if (batches.stopped) local.abort();
+          return batches.stopped;
+        },
+      });
+      await batches.flush();
+    } finally {
+      batches.close();
+    }
+    if (signal.aborted) {
+      if (signal.reason === 'shutdown') await pauseMessage(evaluation.id, batches);
+      throw new Error(`stopped (${String(signal.reason)})`);
+    }
+    // Cancelled or deleted while it ran: what was stored stays, nothing else is written.
+    if (batches.stopped) return;
+    if (loggedErrors > MAX_LOGGED_ERRORS) await context.log(`${loggedErrors - MAX_LOGGED_ERRORS} more agent errors not logged`, 'warn');
+    const completed = await completeRun(db, evaluation, plan, now());
+    await context.log(completed ? `Completed: ${batches.done} prompts, ${batches.errors} errors` : 'The evaluation stopped before its scores were written');
+  }
+
+  function openKey(sealed: string | null): string | null {
+    if (sealed === null) return null;
+    try {
+      return decryptSecret(options.agentSecrets, sealed);
+    } catch {
+      throw new Error("The agent's API key cannot be decrypted (was WARDEN_SECRET_KEY changed?)");
+    }
+  }
+
+  /** A run stopped by a restart says so until a worker resumes it. */
+  async function pauseMessage(evaluationId: string, batches: ResultBatches) {
+    const message = `Paused by a restart at ${batches.done} prompts: resumes when a worker is free`;
+    await updateRunning(db, evaluationId, { status_message: message }).catch(() => undefined);
+  }
+
+  interface UnitScope {
+    target: AgentTarget;
+    scoring: ScoringContext;
+    signal: AbortSignal;
+    evaluationId: string;
+    logError(prompt: PlannedPrompt, error: string): void;
+    /** The unit was rate-limited too often: an answer still 429 is stored as an error. */
+    lastTry: boolean;
+  }
+
+  /**
+   * Sends a unit's prompts and scores them. Null when the run was stopped during a call, and
+   * `rate-limited` when the agent still answered 429 after the connector's retries (the unit is
+   * sent again later): nothing of the unit is kept then.
+   */
+  async function runUnit(unit: Unit, scope: UnitScope): Promise<SendOutcome<NewResult[]>> {
+    const answers: Array<{ prompt: PlannedPrompt; answer: ConversationResult }> = [];
+    for (const prompt of unit) {
+      const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal);
+      if (!answer.ok && answer.kind === 'cancelled') return null;
+      if (!answer.ok && answer.status === 429 && !scope.lastTry) return 'rate-limited';
+      answers.push({ prompt, answer });
+    }
+    const verdicts = new Map<string, PromptVerdict>();
+    for (const { prompt, answer } of answers) {
+      if (!answer.ok) scope.logError(prompt, answer.error);
+      verdicts.set(prompt.id, answer.ok ? await safeVerdict(prompt, answer.text, scope.scoring) : unreachableVerdict(answer.error));
+    }
+    if (unit[0]?.expect.kind === 'consistent') {
+      const members = answers.map(({ prompt, answer }) => ({
+        prompt,
+        answer: answer.ok ? answer.text : null,
+        verdict: verdicts.get(prompt.id) as PromptVerdict,
+      }));
+      for (const [id, verdict] of scorePairs(members)) verdicts.set(id, verdict);
+    }
+    const at = now();
+    return answers.map(({ prompt, answer }) => {
+      const verdict = verdicts.get(prompt.id) as PromptVerdict;
+      return {
+        evaluation_id: scope.evaluationId,
+        prompt_id: prompt.id,
+        ordinal: prompt.ordinal,
+        harness: prompt.harness,
+        scenario: prompt.scenario,
+        probe: prompt.probe,
+        base: prompt.base,
+        variation: prompt.variation,
+        prompt: prompt.turns.join('\n\n'),
+        response: answer.ok ? clip(answer.text, MAX_STORED_RESPONSE) : null,
+        passed: verdict.passed === null ? null : verdict.passed ? 1 : 0,
+        scores: JSON.stringify(verdict.scores),
+        reason: verdict.reason,
+        error: answer.ok ? null : clip(answer.error, 990),
+        latency_ms: Math.round(answer.latencyMs),
+        lineage: prompt.lineage === null ? null : JSON.stringify(prompt.lineage),
+        created_at: at,
+      };
+    });
+  }
+
+  return {
+    kind: EVALUATION_JOB,
+    onInterrupted: 'resume',
+    run,
+    /** Failed or cancelled: the evaluation says so, in the transaction that ends the job. */
+    async onEnded(job, trx) {
+      const row = await findEvaluation(trx, job.payload.evaluationId);
+      if (row === undefined || row.status !== 'running') return;
+      const failed = job.status === 'failed';
+      await updateEvaluation(trx, row.id, {
+        status: job.status,
+        completed_at: now(),
+        error_message: failed ? job.reason : null,
+        status_message: failed ? failedMessage(job.reason) : cancelledMessage(row),
+      });
+    },
+  };
+}
+
+/** A scoring failure (a detector throwing) is an error verdict for that prompt, not the end of the run. */
+async function safeVerdict(prompt: PlannedPrompt, answer: string, context: ScoringContext): Promise<PromptVerdict> {
+  try {
+    return await judgeAnswer(prompt, answer, context);
+  } catch (error) {
+    return { passed: null, scores: {}, reason: `The answer could not be scored: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
