@@ -191,7 +191,9 @@ describe('results, downloads and secrets', () => {
     const csv = await get('csv');
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="results_diamond_security_${id}.csv"`);
-    const rows = parse(csv.body, { columns: true }) as Array<Record<string, string>>;
+    // Read as spreadsheets read it: any line break outside quotes ends a row (the encoding strategies' prompts hold some).
+    expect(results.findings.some((f: any) => f.attack_prompt.includes('\n'))).toBe(true);
+    const rows = parse(csv.body, { columns: true, record_delimiter: ['\r\n', '\n', '\r'] }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(results.findings.length);
     expect(rows.map((r) => [r.category, r.passed, r.attack_prompt])).toEqual(results.findings.map((f: any) => [f.category, String(f.passed), f.attack_prompt]));
     const byDefault = await t.app.inject({ method: 'GET', url: `/v1/campaigns/${id}/results/download`, headers: bearer(token()) });

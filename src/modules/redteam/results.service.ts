@@ -113,7 +113,8 @@ export function createResultService(deps: ResultDeps) {
         const lines = result.findings.map((finding) => JSON.stringify(finding));
         return { fileName, contentType: 'application/x-ndjson; charset=utf-8', body: lines.length ? `${lines.join('\n')}\n` : '' };
       }
-      const csv = stringify([[...CSV_COLUMNS], ...result.findings.map(csvRow)], { record_delimiter: '\r\n' });
+      // Rows end in CRLF (RFC 4180); a cell holding a bare LF or CR is quoted too, or spreadsheets and most CSV readers split the row there.
+      const csv = stringify([[...CSV_COLUMNS], ...result.findings.map(csvRow)], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
       return { fileName, contentType: 'text/csv; charset=utf-8', body: csv };
     },
   };
