@@ -265,6 +265,14 @@ describe('listing, reading and deleting across teams', () => {
     const status = await waitForCampaign(t.app, token(), id);
     expect(status).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/No attack got an answer from the agent: .*could not be reached/) });
   });
+
+  it('gives up on an agent that cannot be reached after ten attacks, and says so once', async () => {
+    const id = await startCampaign(t.app, token(), { agent_url: 'http://127.0.0.1:9/v1', categories: ['injection'], num_tests: 6, strategies: ['basic', 'base64'] });
+    const status = await waitForCampaign(t.app, token(), id);
+    expect(status.status).toBe('failed');
+    expect(status.progress.done).toBeLessThan(12);
+    expect(status.error_message).toMatch(/^No attack got an answer from the agent \(the first 10 all failed\): the agent could not be reached: /);
+  });
 });
 
 it('keeps the system prompt it judges leaks by out of the findings unless the agent leaked it', async () => {

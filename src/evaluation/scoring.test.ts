@@ -221,6 +221,11 @@ describe('llm-judge and unreachable agents', () => {
   });
 
   it('an unreachable agent is an error verdict', () => {
-    expect(unreachableVerdict('timeout after 30 s')).toEqual({ passed: null, reason: 'The agent could not be reached: timeout after 30 s', scores: {} });
+    expect(unreachableVerdict('no answer within 30 s')).toEqual({ passed: null, reason: 'No answer to judge: no answer within 30 s', scores: {} });
+    // The connector's own wording is kept, not repeated nor contradicted (an agent that answered HTTP 500 was reached).
+    expect(unreachableVerdict('the agent could not be reached: the connection was refused').reason).toBe(
+      'No answer to judge: the agent could not be reached: the connection was refused',
+    );
+    expect(unreachableVerdict('the agent answered HTTP 500 after 4 attempts').reason).not.toMatch(/could not be reached/);
   });
 });

@@ -24,8 +24,11 @@ export const DEFAULT_MODERATION_METHODS = ['moderation-flashtext'] as const;
 
 const verdict = (passed: boolean | null, reason: string, scores: Record<string, number> = {}): PromptVerdict => ({ passed, reason, scores });
 
-/** The agent gave no answer (timeout, HTTP error…): an error, not a failure. */
-export const unreachableVerdict = (error: string): PromptVerdict => verdict(null, `The agent could not be reached: ${error}`);
+/**
+ * The agent gave no answer (timeout, HTTP error…): an error, not a failure. The connector's
+ * message says what went wrong ("the agent could not be reached: …", "the agent answered HTTP 500").
+ */
+export const unreachableVerdict = (error: string): PromptVerdict => verdict(null, `No answer to judge: ${error}`);
 
 const quote = (items: readonly string[], max = 3): string =>
   items

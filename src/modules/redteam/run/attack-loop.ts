@@ -61,7 +61,10 @@ export async function attackAll(input: AttackLoopInput): Promise<{ answered: boo
         errorsInARow += 1;
         firstError ??= outcome.error;
         if (loggedErrors++ < MAX_LOGGED_ERRORS) input.log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
-        if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) return stop(new Error(`The agent could not be reached: ${clip(outcome.error)}`));
+        if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) {
+          // The connector's message already says what went wrong ("the agent could not be reached: …", "the agent answered HTTP 500…").
+          return stop(new Error(`No attack got an answer from the agent (the first ${ERRORS_BEFORE_GIVING_UP} all failed): ${clip(outcome.error)}`));
+        }
       } else {
         answered = true;
         errorsInARow = 0;
