@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { verdictOf } from '../../../evaluation/report/index.js';
+import { formatDecimal } from '../../../evaluation/report/text.js';
 import { aggregate, PASS_THRESHOLD, type EvaluationScores } from '../../../evaluation/aggregate.js';
 import type { StoredHarnessScore } from '../evaluations.mapping.js';
 import { updateRunning, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
@@ -10,8 +11,11 @@ import type { Plan } from './plan.js';
 /** The engine's name on the agent (CONTRACT.md, "Engine names"). */
 export const TESTED_BY = 'diamond';
 
-/** CONTRACT.md: a decimal string with at most 4 decimals. */
-export const testScoreOf = (overall: number) => overall.toFixed(4);
+/**
+ * CONTRACT.md: a decimal string with at most 4 decimals. Truncated, as the report prints it
+ * (0.69996 is "0.6999", never "0.7000" beside a FAIL), so the agent and its report show one number.
+ */
+export const testScoreOf = (overall: number) => formatDecimal(overall);
 
 /** The most frequent agent error of a run (the reason given when no prompt could be scored). */
 async function commonestError(db: Kysely<DB>, evaluationId: string): Promise<string | undefined> {
