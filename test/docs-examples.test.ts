@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { npmStart, ROOT, type NpmStarted } from './helpers/npm-start.js';
 
 /**
@@ -16,15 +15,40 @@ import { npmStart, ROOT, type NpmStarted } from './helpers/npm-start.js';
  *   - http://127.0.0.1:8000 → the service's address (a free port);
  *   - `npm run warden --` → `node dist/cli.js` (the same program, without the build `npm test` ran);
  *   - http://localhost:10000 (an A2A agent in the import examples) → a fake agent serving its card;
- *   - http://127.0.0.1:10000 (the demo agent of the evaluation walkthrough) → the same fake agent,
- *     which also answers chat completions (it declines everything);
- *   - http://localhost:10001 (the agent the red-team examples attack) → a loopback test agent that does whatever it is asked;
+ *   - http://127.0.0.1:10000 (the demo agent of the evaluation walkthrough) → scripts/demo-agent.mjs, on a free port;
+ *   - http://127.0.0.1:10001 (the agent the red-team examples attack) → scripts/demo-agent.mjs --obedient, on a free port;
  *   - `until curl …` (a wait that asks every second) → its calls marked, so that they count as one.
  * Pages after getting-started begin with its first block (the login), as they tell the reader.
  */
 const GETTING_STARTED = 'docs/getting-started.md';
-const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md', 'docs/evaluations.md', 'docs/redteam.md'];
+const PAGES = [GETTING_STARTED, 'docs/policies.md', 'docs/personas-and-import.md', 'docs/guardrails.md', 'docs/evaluations.md', 'docs/redteam.md'];
 const SCRIPT_TIMEOUT_MS = 60_000;
+
+/** Outcomes a page's prose states, as its commands print them: each must appear, in this order. */
+const PRINTS: Record<string, string[]> = {
+  'docs/guardrails.md': [
+    'unprotected\n',
+    '{"protection_status":"configured"',
+    '{"flagged":true,"enforced":true,"response_string":"I\'m sorry, but I can\'t help with that request."',
+    '{"flagged":false,"enforced":false,"response_string":"What are your opening hours on Saturday?"}',
+    '{"flagged":true,"enforced":false,"response_string":"Your card [REDACTED - Credit Card] is blocked."}',
+    '\ndomed\n',
+    '\nconfigured\n',
+  ],
+  'docs/redteam.md': ['Completed: 12 of 12 attacks succeeded', '{"before":12}', '{"after":1,'],
+};
+
+/** The part of `expected` that `output` does not print in order (none: []). */
+function missingInOrder(output: string, expected: readonly string[]): string[] {
+  let from = 0;
+  const missing: string[] = [];
+  for (const text of expected) {
+    const at = output.indexOf(text, from);
+    if (at < 0) missing.push(text);
+    else from = at + text.length;
+  }
+  return missing;
+}
 
 const read = (page: string) => readFileSync(path.join(ROOT, page), 'utf8');
 const runnableBlocks = (markdown: string) => [...markdown.matchAll(/^```sh runnable\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? '');
@@ -64,7 +88,30 @@ let dir: string;
 let service: NpmStarted;
 let agent: Server;
 let agentUrl: string;
-let target: TestAgent;
+/** Stops each demo agent started. */
+const demoAgents: Array<() => Promise<void>> = [];
+
+/** The demo agent the docs tell a person to start (`node scripts/demo-agent.mjs [--obedient]`), on a free port. */
+async function startDemoAgent(...args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/demo-agent.mjs'), ...args], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  demoAgents.push(() => (child.kill('SIGTERM'), exited));
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const url = /(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(seen)?.[1];
+      if (url) resolve(url);
+    });
+    void exited.then(() => reject(new Error(`the demo agent exited: ${seen}`)));
+  });
+}
+
+let demoUrl: string;
+let obedientUrl: string;
 
 /** An A2A agent whose card the agent_url import finds. */
 const CARD = {
@@ -83,20 +130,14 @@ beforeAll(async () => {
   if (spawnSync('jq', ['--version']).status !== 0) throw new Error('the docs examples use jq and curl: install jq (apt-get install jq)');
   dir = mkdtempSync(path.join(os.tmpdir(), 'warden-docs-'));
   agent = createServer((request, response) => {
-    if (request.method === 'POST' && request.url?.endsWith('/chat/completions')) {
-      request.resume();
-      const message = { role: 'assistant', content: "I'm sorry, but I can't help with that." };
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'chatcmpl-docs', object: 'chat.completion', model: 'demo', choices: [{ index: 0, finish_reason: 'stop', message }] }));
-      return;
-    }
     const found = request.url === '/.well-known/agent-card.json';
     response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
     response.end(JSON.stringify(found ? CARD : { detail: 'not found' }));
   });
   await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
   agentUrl = `http://127.0.0.1:${(agent.address() as { port: number }).port}`;
-  target = await startTestAgent('compliant');
+  demoUrl = await startDemoAgent();
+  obedientUrl = await startDemoAgent('--obedient');
   service = await npmStart({
     WARDEN_DATA_DIR: path.join(dir, 'data'),
     WARDEN_DATABASE_URL: `sqlite://${path.join(dir, 'data', 'warden.db')}`,
@@ -108,7 +149,7 @@ afterAll(async () => {
   service?.npm.kill('SIGTERM');
   await service?.exited;
   await new Promise((resolve) => agent?.close(resolve));
-  await target?.close();
+  await Promise.all(demoAgents.map((stop) => stop()));
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -139,8 +180,8 @@ function pageScript(page: string): string {
   return (login + own)
     .replaceAll('http://127.0.0.1:8000', service.url)
     .replaceAll('http://localhost:10000', agentUrl)
-    .replaceAll('http://127.0.0.1:10000', agentUrl)
-    .replaceAll('http://localhost:10001', target.url)
+    .replaceAll('http://127.0.0.1:10000', demoUrl)
+    .replaceAll('http://127.0.0.1:10001', obedientUrl)
     .replaceAll('npm run warden --', `node ${path.join(ROOT, 'dist/cli.js')}`)
     .replaceAll('until curl ', 'until WARDEN_DOC_POLL=1 curl ');
 }
@@ -165,6 +206,7 @@ describe('the examples of the docs', () => {
       const calls = log.filter((line, i) => !(line.startsWith('poll ') && log[i - 1]?.startsWith('poll ')));
       expect(calls.length, report).toBe(curlCalls(script));
       expect(readdirSync(dir), 'a "# answers" mark with no call after it').not.toContain('expect');
+      expect(missingInOrder(stdout, PRINTS[page] ?? []), report).toEqual([]);
     });
   }
 });
