@@ -8,6 +8,12 @@ import type { EvaluationReportModel } from '../types.js';
 const COLS = { score: 52, n: 40, interval: 78, meter: 70 };
 const NAME_WIDTH = WIDTH - COLS.score - COLS.n - COLS.interval - COLS.meter;
 
+/** Room for a harness's row and its first scenario's, kept together. */
+const HARNESS_START = 60;
+const HEADER_HEIGHT = 10;
+const LEAD =
+  'Harness → scenario → probe. A probe scores the share of its prompts passed; a scenario is the mean of its probes, a harness the mean of its scenarios.';
+
 function tableHeader(w: Writer, continued: boolean): void {
   const y = w.y;
   const head = (text: string, x: number, align: 'left' | 'right' = 'left') => label(w, text, x, y, { size: 6.5, font: FONT.bold, color: C.muted, align });
@@ -16,7 +22,7 @@ function tableHeader(w: Writer, continued: boolean): void {
   head('SCORE', (x += COLS.score) - 4, 'right');
   head('N', (x += COLS.n) - 4, 'right');
   head(`95${NBSP}% INTERVAL`, (x += COLS.interval) - 4, 'right');
-  w.y += 10;
+  w.y += HEADER_HEIGHT;
   w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(1).stroke(C.ink);
 }
 
@@ -68,20 +74,22 @@ function tableRow(w: Writer, row: TableRow, threshold: number) {
 }
 
 export function probeTable(w: Writer, model: EvaluationReportModel): void {
-  w.heading('Results by probe', 80);
+  const leadGap = 6;
+  // The heading stays with its lead, the column header and the first harness's start: never a header alone at a page's foot.
+  w.heading('Results by probe', w.heightOf(LEAD, 8, WIDTH) + leadGap + HEADER_HEIGHT + HARNESS_START);
   if (model.harnesses.length === 0) {
     w.paragraph('No results.', { size: 9, font: FONT.italic, color: C.muted });
     return;
   }
-  w.paragraph(
-    'Harness → scenario → probe. A probe scores the share of its prompts passed; a scenario is the mean of its probes, a harness the mean of its scenarios.',
-    { size: 8, color: C.muted, gap: 6 },
-  );
+  w.paragraph(LEAD, { size: 8, color: C.muted, gap: leadGap });
   tableHeader(w, false);
   for (const harness of model.harnesses) {
     const errors = harness.errors > 0 ? ` · ${formatCount(harness.errors)} ERROR${harness.errors === 1 ? '' : 'S'}` : '';
-    // Keep a harness's first scenario with its heading row.
-    w.ensure(60);
+    // Keep a harness's first scenario with its heading row; the page it moves to gets the header again.
+    if (w.y + HARNESS_START > BOTTOM) {
+      w.newPage();
+      tableHeader(w, true);
+    }
     const tag = `${(PILLAR_LABEL[harness.pillar] ?? harness.pillar).toUpperCase()}${errors}`;
     tableRow(w, { kind: 'harness', name: harness.name, score: harness.score, tag }, model.passThreshold);
     for (const scenario of harness.scenarios) {

@@ -24,6 +24,17 @@ async function parse(pdf: Buffer): Promise<ParsedPdf> {
   }
 }
 
+/** Each page's text, whitespace collapsed as in `parse`. */
+async function pageTexts(pdf: Buffer): Promise<string[]> {
+  const doc = await getDocumentProxy(new Uint8Array(pdf), { verbosity: 0 });
+  try {
+    const { text } = await extractText(doc, { mergePages: false });
+    return text.map((page) => page.replace(/\s+/g, ' '));
+  } finally {
+    await doc.destroy();
+  }
+}
+
 /** The page content streams, inflated: what the PDF draws, operator by operator. */
 function contentStreams(pdf: Buffer): string {
   const raw = pdf.toString('latin1');
@@ -77,6 +88,27 @@ describe('renderEvaluationPdf', () => {
     expect(long.pages).toBeGreaterThan(1);
     for (let page = 1; page <= long.pages; page++) expect(long.text).toContain(`Page ${page} of ${long.pages}`);
     expect(long.text).toContain(`Failure examples (${model.failures.length * 6})`);
+  });
+
+  it('keeps the results table\u2019s header with a row: never alone at the foot of a page, repeated on every page the table goes on', async () => {
+    const ids = ['security', 'privacy', 'safety', 'toxicity', 'ethics', 'reliability'] as const;
+    // Every non-empty choice of harnesses (63): the table starts, and breaks, at many heights.
+    const subsets = Array.from({ length: 2 ** ids.length - 1 }, (_, mask) => ids.filter((_id, bit) => ((mask + 1) >> bit) & 1));
+    for (const harnesses of subsets) {
+      const chosen = buildReportModel({ harnesses: [...harnesses] });
+      const names = chosen.harnesses.flatMap((h) => [h.name, ...h.scenarios.flatMap((s) => [s.name, ...s.probes.map((p) => p.name)])]);
+      const pages = await pageTexts(await renderEvaluationPdf(chosen));
+      const first = pages.findIndex((page) => page.includes('Results by probe'));
+      const last = pages.findIndex((page) => page.includes('Failure examples ('));
+      for (const [index, page] of pages.entries()) {
+        const header = page.lastIndexOf('HARNESS / SCENARIO / PROBE');
+        if (header >= 0) expect(names.some((name) => page.slice(header).includes(name)), `${harnesses.join(', ')}: page ${index + 1}`).toBe(true);
+        const table = page.split('Failure examples (')[0] ?? '';
+        if (index > first && index <= last && names.some((name) => table.includes(name))) {
+          expect(table, `${harnesses.join(', ')}: page ${index + 1}`).toContain('HARNESS / SCENARIO / PROBE (CONTINUED)');
+        }
+      }
+    }
   });
 
   it('is FAIL at 0.6999 (printed 69.9 %) and PASS at 0.70', async () => {
