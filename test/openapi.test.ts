@@ -104,6 +104,22 @@ describe('/openapi.json against the reference', () => {
     expect(problems).toEqual([]);
   });
 
+  it('answers with the reference’s success statuses and carries its tags, on every shared operation', () => {
+    const problems: string[] = [];
+    const paths = ours.paths as Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>>;
+    const successes = (responses: Record<string, unknown> | undefined) => Object.keys(responses ?? {}).filter((code) => code.startsWith('2')).sort();
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const theirs = reference.paths[path]?.[method];
+        if (theirs === undefined) continue;
+        const [mine, expected] = [successes(operation.responses), successes(theirs.responses)];
+        if (JSON.stringify(mine) !== JSON.stringify(expected)) problems.push(`${method} ${path}: answers ${mine}, the reference ${expected}`);
+        if (JSON.stringify(operation.tags) !== JSON.stringify(theirs.tags)) problems.push(`${method} ${path}: tags ${operation.tags}, the reference ${theirs.tags}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('marks query parameters with a default as optional', () => {
     const list = ours.paths['/v1/agent-configurations/']?.get?.parameters ?? [];
     for (const name of ['limit', 'offset', 'include_scores', 'statuses']) {
