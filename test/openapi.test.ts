@@ -120,6 +120,38 @@ describe('/openapi.json against the reference', () => {
     expect(problems).toEqual([]);
   });
 
+  it('publishes the reference’s request bodies on the Diamond, Dome and Red Team operations: required fields and defaults', () => {
+    type Body = { $ref?: string; anyOf?: Body[]; type?: string; required?: string[]; properties?: Record<string, { default?: unknown }> };
+    const resolve = (schema: Body, components: Record<string, unknown>): Body => {
+      if (schema.$ref !== undefined) return resolve(components[schema.$ref.split('/').pop() ?? ''] as Body, components);
+      const objects = (schema.anyOf ?? []).filter((branch) => branch.type !== 'null');
+      return objects.length === 1 ? resolve(objects[0]!, components) : schema;
+    };
+    const problems: string[] = [];
+    const paths = ours.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Body }> } }>>;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const theirs = reference.paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+        if (theirs === undefined || !isWave2(`${method} ${path}`)) continue;
+        const expected = resolve(theirs, reference.components.schemas);
+        const mine = resolve(operation.requestBody?.content['application/json']?.schema ?? {}, ours.components?.schemas ?? {});
+        // CONTRACT.md, "Team scope": team_id may be left out.
+        const required = (body: Body) => (body.required ?? []).filter((name) => name !== 'team_id').sort();
+        if (JSON.stringify(required(mine)) !== JSON.stringify(required(expected))) {
+          problems.push(`${method} ${path}: requires ${required(mine)}, the reference ${required(expected)}`);
+        }
+        for (const [name, property] of Object.entries(expected.properties ?? {})) {
+          const own = mine.properties?.[name];
+          if (own === undefined) problems.push(`${method} ${path}: no body field ${name}`);
+          else if (JSON.stringify(own.default) !== JSON.stringify(property.default)) {
+            problems.push(`${method} ${path}: ${name} defaults to ${JSON.stringify(own.default)}, the reference to ${JSON.stringify(property.default)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('marks query parameters with a default as optional', () => {
     const list = ours.paths['/v1/agent-configurations/']?.get?.parameters ?? [];
     for (const name of ['limit', 'offset', 'include_scores', 'statuses']) {

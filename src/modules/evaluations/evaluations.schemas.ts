@@ -37,7 +37,8 @@ export const CreateEvaluationRequest = Type.Object(
       description:
         "Harnesses to run: standard names (security, safety, reliability, privacy, toxicity, ethics) or, with harness_type 'custom', custom harness ids",
     }),
-    harness_type: Type.Optional(HarnessTypeSchema),
+    // The reference's default, published (an inline enum: HarnessType's component has none).
+    harness_type: Type.Unsafe<HarnessType>({ type: 'string', enum: [...HARNESS_TYPES], default: 'standard' }),
     sample_size: Type.Optional(
       Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'Prompts drawn per harness (a seeded, stratified sample); all of them when omitted' })),
     ),
