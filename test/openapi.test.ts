@@ -189,6 +189,16 @@ describe('/openapi.json against the reference', () => {
     expect((components.AgentConfigListResponse as any).properties.results.items).toEqual({ $ref: '#/components/schemas/Agent' });
   });
 
+  it('publishes the enums of the Diamond and Red Team schemas with the reference’s values, and refers to them', () => {
+    const components = (ours.components?.schemas ?? {}) as Record<string, { enum?: string[]; properties?: Record<string, unknown> }>;
+    for (const name of ['EvaluationStatus', 'EvaluationTool', 'RedteamTool', 'AttackCategory', 'HarnessType', 'CustomHarnessStatus', 'WorkflowStatus']) {
+      expect(components[name]?.enum, name).toEqual(reference.components.schemas[name].enum);
+    }
+    expect(components.RedteamResult?.properties?.tool).toEqual({ $ref: '#/components/schemas/RedteamTool' });
+    expect(components.CustomHarness?.properties?.status).toEqual({ $ref: '#/components/schemas/CustomHarnessStatus' });
+    expect(components.WorkflowStatusInfo?.properties?.status).toEqual({ $ref: '#/components/schemas/WorkflowStatus' });
+  });
+
   it('has no $ref that does not resolve', () => {
     const components = ours.components?.schemas ?? {};
     const dangling: string[] = [];
