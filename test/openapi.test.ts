@@ -235,4 +235,14 @@ describe('/openapi.json: credentials and media types', () => {
     const converted = operation('/v1/policies/{policy_id}/converted', 'get').responses['200'];
     expect(converted.content).toEqual({ 'text/markdown': binary });
   });
+
+  it('declares the reports and the campaign download with the media types they are sent with', () => {
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    const media = (path: string) => operation(path, 'get').responses['200'].content;
+    expect(media('/v1/evaluations/{evaluation_id}/html')).toEqual({ 'text/html': binary });
+    expect(media('/v1/evaluation-results/{evaluation_id}/report.html')).toEqual({ 'text/html': binary });
+    expect(media('/v1/evaluations/{evaluation_id}/pdf')).toEqual({ 'application/pdf': binary });
+    expect(media('/v1/evaluation-results/{evaluation_id}/report')).toEqual({ 'application/pdf': binary });
+    expect(Object.keys(media('/v1/campaigns/{campaign_id}/results/download')).sort()).toEqual(['application/json', 'application/x-ndjson', 'text/csv']);
+  });
 });
