@@ -114,7 +114,9 @@ describe('/openapi.json against the reference', () => {
         if (theirs === undefined) continue;
         const [mine, expected] = [successes(operation.responses), successes(theirs.responses)];
         if (JSON.stringify(mine) !== JSON.stringify(expected)) problems.push(`${method} ${path}: answers ${mine}, the reference ${expected}`);
-        if (JSON.stringify(operation.tags) !== JSON.stringify(theirs.tags)) problems.push(`${method} ${path}: tags ${operation.tags}, the reference ${theirs.tags}`);
+        if (JSON.stringify(operation.tags) !== JSON.stringify(theirs.tags)) {
+          problems.push(`${method} ${path}: tags ${operation.tags}, the reference ${theirs.tags}`);
+        }
       }
     }
     expect(problems).toEqual([]);
