@@ -154,6 +154,51 @@ describe('/openapi.json against the reference', () => {
     expect(problems).toEqual([]);
   });
 
+  it('publishes the reference’s answer fields with their types and formats on the Diamond, Dome and Red Team operations', () => {
+    type Schema = { $ref?: string; anyOf?: Schema[]; type?: string; format?: string; enum?: string[]; items?: Schema; properties?: Record<string, Schema> };
+    const resolve = (schema: Schema, components: Record<string, Schema>): Schema =>
+      schema.$ref === undefined ? schema : resolve(components[schema.$ref.split('/').pop() ?? ''] ?? {}, components);
+    const signature = (raw: Schema, components: Record<string, Schema>): string => {
+      const schema = resolve(raw, components);
+      if (schema.anyOf !== undefined) return schema.anyOf.map((branch) => signature(branch, components)).sort().join(' | ');
+      if (schema.enum !== undefined) return `enum ${[...schema.enum].sort().join(',')}`;
+      if (schema.type === 'array') return `array of ${signature(schema.items ?? {}, components)}`;
+      return `${schema.type ?? 'any'}${schema.format === undefined ? '' : `/${schema.format}`}`;
+    };
+    const problems: string[] = [];
+    const compare = (where: string, theirs: Schema, mine: Schema, depth: number): void => {
+      const [expected, own] = [resolve(theirs, reference.components.schemas), resolve(mine, ours.components?.schemas as Record<string, Schema>)];
+      const single = (schema: Schema, components: Record<string, Schema>) => {
+        const branches = (schema.anyOf ?? [schema]).filter((branch) => branch.type !== 'null');
+        return branches.length === 1 ? resolve(branches[0]!, components) : schema;
+      };
+      const [a, b] = [single(expected, reference.components.schemas), single(own, ours.components?.schemas as Record<string, Schema>)];
+      if (a.type === 'array' && b.type === 'array') return compare(`${where}[]`, a.items ?? {}, b.items ?? {}, depth);
+      for (const [name, property] of Object.entries(a.properties ?? {})) {
+        const mineProperty = b.properties?.[name];
+        if (mineProperty === undefined) {
+          problems.push(`${where}.${name}: missing`);
+          continue;
+        }
+        const [s, t] = [signature(property, reference.components.schemas), signature(mineProperty, ours.components?.schemas as Record<string, Schema>)];
+        if (s !== t) problems.push(`${where}.${name}: ${t}, the reference ${s}`);
+        else if (depth < 4) compare(`${where}.${name}`, property, mineProperty, depth + 1);
+      }
+    };
+    const paths = ours.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!isWave2(`${method} ${path}`)) continue;
+        for (const [status, response] of Object.entries(reference.paths[path][method].responses as Record<string, { content?: any }>)) {
+          const theirs = response.content?.['application/json']?.schema;
+          const mine = operation.responses?.[status]?.content?.['application/json']?.schema;
+          if (status.startsWith('2') && theirs !== undefined && mine !== undefined) compare(`${method} ${path} ${status}`, theirs, mine, 0);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('marks query parameters with a default as optional', () => {
     const list = ours.paths['/v1/agent-configurations/']?.get?.parameters ?? [];
     for (const name of ['limit', 'offset', 'include_scores', 'statuses']) {

@@ -62,7 +62,7 @@ export const CreateCampaignRequest = Type.Object(
 );
 export type CreateCampaignBody = Static<typeof CreateCampaignRequest>;
 
-export const CreateCampaignResponse = Type.Object({ campaign_id: Type.String(), status: Type.String() }, { title: 'CreateCampaignResponse' });
+export const CreateCampaignResponse = Type.Object({ campaign_id: Uuid(), status: Type.String() }, { title: 'CreateCampaignResponse' });
 
 const Progress = Type.Object({ done: Type.Integer(), total: Type.Integer() });
 
