@@ -154,6 +154,30 @@ describe('/openapi.json against the reference', () => {
     expect(problems).toEqual([]);
   });
 
+  it('gives the parameters of the Diamond, Dome and Red Team operations the reference’s defaults, bounds and values', () => {
+    type Schema = { default?: unknown; minimum?: number; maximum?: number; format?: string; enum?: string[]; anyOf?: Schema[]; $ref?: string };
+    type Described = { name: string; in: string; schema?: Schema };
+    const facets = (schema: Schema = {}, components: Record<string, Schema>): string => {
+      const branches = (schema.anyOf ?? [schema]).map((b) => (b.$ref ? (components[b.$ref.split('/').pop() ?? ''] ?? {}) : b));
+      const values = branches.map((b) => JSON.stringify([b.minimum, b.maximum, b.format, b.enum]));
+      return JSON.stringify([schema.default, values.sort()]);
+    };
+    const problems: string[] = [];
+    const paths = ours.paths as Record<string, Record<string, { parameters?: Described[] }>>;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!isWave2(`${method} ${path}`)) continue;
+        for (const expected of (reference.paths[path][method].parameters ?? []) as Described[]) {
+          const mine = operation.parameters?.find((p) => p.in === expected.in && p.name.toLowerCase() === expected.name.toLowerCase());
+          const a = facets(expected.schema, reference.components.schemas);
+          const b = facets(mine?.schema, (ours.components?.schemas ?? {}) as Record<string, Schema>);
+          if (a !== b) problems.push(`${method} ${path} ${expected.name}: ${b}, the reference ${a}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('publishes the reference’s answer fields with their types and formats on the Diamond, Dome and Red Team operations', () => {
     type Schema = { $ref?: string; anyOf?: Schema[]; type?: string; format?: string; enum?: string[]; items?: Schema; properties?: Record<string, Schema> };
     const resolve = (schema: Schema, components: Record<string, Schema>): Schema =>
