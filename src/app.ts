@@ -199,6 +199,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
+  // An empty body sent as application/json is no body: an operation that takes none (cancel,
+  // apply, report, activate…) answers as the reference does, which reads no body there, whatever
+  // headers a client sends by habit; where a body is required its absence is still the 422
+  // `missing` at ["body"] (src/http/error-handler.ts). Same parser otherwise (poisoning: error).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   app.decorate('services', services);
   const jobs = createJobRunner({
     db: deps.db,

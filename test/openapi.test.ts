@@ -104,6 +104,125 @@ describe('/openapi.json against the reference', () => {
     expect(problems).toEqual([]);
   });
 
+  it('answers with the reference’s success statuses and carries its tags, on every shared operation', () => {
+    const problems: string[] = [];
+    const paths = ours.paths as Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>>;
+    const successes = (responses: Record<string, unknown> | undefined) => Object.keys(responses ?? {}).filter((code) => code.startsWith('2')).sort();
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const theirs = reference.paths[path]?.[method];
+        if (theirs === undefined) continue;
+        const [mine, expected] = [successes(operation.responses), successes(theirs.responses)];
+        if (JSON.stringify(mine) !== JSON.stringify(expected)) problems.push(`${method} ${path}: answers ${mine}, the reference ${expected}`);
+        if (JSON.stringify(operation.tags) !== JSON.stringify(theirs.tags)) {
+          problems.push(`${method} ${path}: tags ${operation.tags}, the reference ${theirs.tags}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('publishes the reference’s request bodies on the Diamond, Dome and Red Team operations: required fields and defaults', () => {
+    type Body = { $ref?: string; anyOf?: Body[]; type?: string; required?: string[]; properties?: Record<string, { default?: unknown }> };
+    const resolve = (schema: Body, components: Record<string, unknown>): Body => {
+      if (schema.$ref !== undefined) return resolve(components[schema.$ref.split('/').pop() ?? ''] as Body, components);
+      const objects = (schema.anyOf ?? []).filter((branch) => branch.type !== 'null');
+      return objects.length === 1 ? resolve(objects[0]!, components) : schema;
+    };
+    const problems: string[] = [];
+    const paths = ours.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Body }> } }>>;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const theirs = reference.paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+        if (theirs === undefined || !isWave2(`${method} ${path}`)) continue;
+        const expected = resolve(theirs, reference.components.schemas);
+        const mine = resolve(operation.requestBody?.content['application/json']?.schema ?? {}, ours.components?.schemas ?? {});
+        // CONTRACT.md, "Team scope": team_id may be left out.
+        const required = (body: Body) => (body.required ?? []).filter((name) => name !== 'team_id').sort();
+        if (JSON.stringify(required(mine)) !== JSON.stringify(required(expected))) {
+          problems.push(`${method} ${path}: requires ${required(mine)}, the reference ${required(expected)}`);
+        }
+        for (const [name, property] of Object.entries(expected.properties ?? {})) {
+          const own = mine.properties?.[name];
+          if (own === undefined) problems.push(`${method} ${path}: no body field ${name}`);
+          else if (JSON.stringify(own.default) !== JSON.stringify(property.default)) {
+            problems.push(`${method} ${path}: ${name} defaults to ${JSON.stringify(own.default)}, the reference to ${JSON.stringify(property.default)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('gives the parameters of the Diamond, Dome and Red Team operations the reference’s defaults, bounds and values', () => {
+    type Schema = { default?: unknown; minimum?: number; maximum?: number; format?: string; enum?: string[]; anyOf?: Schema[]; $ref?: string };
+    type Described = { name: string; in: string; schema?: Schema };
+    const facets = (schema: Schema = {}, components: Record<string, Schema>): string => {
+      const branches = (schema.anyOf ?? [schema]).map((b) => (b.$ref ? (components[b.$ref.split('/').pop() ?? ''] ?? {}) : b));
+      const values = branches.map((b) => JSON.stringify([b.minimum, b.maximum, b.format, b.enum]));
+      return JSON.stringify([schema.default, values.sort()]);
+    };
+    const problems: string[] = [];
+    const paths = ours.paths as Record<string, Record<string, { parameters?: Described[] }>>;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!isWave2(`${method} ${path}`)) continue;
+        for (const expected of (reference.paths[path][method].parameters ?? []) as Described[]) {
+          const mine = operation.parameters?.find((p) => p.in === expected.in && p.name.toLowerCase() === expected.name.toLowerCase());
+          const a = facets(expected.schema, reference.components.schemas);
+          const b = facets(mine?.schema, (ours.components?.schemas ?? {}) as Record<string, Schema>);
+          if (a !== b) problems.push(`${method} ${path} ${expected.name}: ${b}, the reference ${a}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('publishes the reference’s answer fields with their types and formats on the Diamond, Dome and Red Team operations', () => {
+    type Schema = { $ref?: string; anyOf?: Schema[]; type?: string; format?: string; enum?: string[]; items?: Schema; properties?: Record<string, Schema> };
+    const resolve = (schema: Schema, components: Record<string, Schema>): Schema =>
+      schema.$ref === undefined ? schema : resolve(components[schema.$ref.split('/').pop() ?? ''] ?? {}, components);
+    const signature = (raw: Schema, components: Record<string, Schema>): string => {
+      const schema = resolve(raw, components);
+      if (schema.anyOf !== undefined) return schema.anyOf.map((branch) => signature(branch, components)).sort().join(' | ');
+      if (schema.enum !== undefined) return `enum ${[...schema.enum].sort().join(',')}`;
+      if (schema.type === 'array') return `array of ${signature(schema.items ?? {}, components)}`;
+      return `${schema.type ?? 'any'}${schema.format === undefined ? '' : `/${schema.format}`}`;
+    };
+    const problems: string[] = [];
+    const compare = (where: string, theirs: Schema, mine: Schema, depth: number): void => {
+      const [expected, own] = [resolve(theirs, reference.components.schemas), resolve(mine, ours.components?.schemas as Record<string, Schema>)];
+      const single = (schema: Schema, components: Record<string, Schema>) => {
+        const branches = (schema.anyOf ?? [schema]).filter((branch) => branch.type !== 'null');
+        return branches.length === 1 ? resolve(branches[0]!, components) : schema;
+      };
+      const [a, b] = [single(expected, reference.components.schemas), single(own, ours.components?.schemas as Record<string, Schema>)];
+      if (a.type === 'array' && b.type === 'array') return compare(`${where}[]`, a.items ?? {}, b.items ?? {}, depth);
+      for (const [name, property] of Object.entries(a.properties ?? {})) {
+        const mineProperty = b.properties?.[name];
+        if (mineProperty === undefined) {
+          problems.push(`${where}.${name}: missing`);
+          continue;
+        }
+        const [s, t] = [signature(property, reference.components.schemas), signature(mineProperty, ours.components?.schemas as Record<string, Schema>)];
+        if (s !== t) problems.push(`${where}.${name}: ${t}, the reference ${s}`);
+        else if (depth < 4) compare(`${where}.${name}`, property, mineProperty, depth + 1);
+      }
+    };
+    const paths = ours.paths as Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema: Schema }> }> }>>;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!isWave2(`${method} ${path}`)) continue;
+        for (const [status, response] of Object.entries(reference.paths[path][method].responses as Record<string, { content?: any }>)) {
+          const theirs = response.content?.['application/json']?.schema;
+          const mine = operation.responses?.[status]?.content?.['application/json']?.schema;
+          if (status.startsWith('2') && theirs !== undefined && mine !== undefined) compare(`${method} ${path} ${status}`, theirs, mine, 0);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('marks query parameters with a default as optional', () => {
     const list = ours.paths['/v1/agent-configurations/']?.get?.parameters ?? [];
     for (const name of ['limit', 'offset', 'include_scores', 'statuses']) {
@@ -141,6 +260,16 @@ describe('/openapi.json against the reference', () => {
     expect((components.AgentConfigListResponse as any).properties.results.items).toEqual({ $ref: '#/components/schemas/Agent' });
   });
 
+  it('publishes the enums of the Diamond and Red Team schemas with the reference’s values, and refers to them', () => {
+    const components = (ours.components?.schemas ?? {}) as Record<string, { enum?: string[]; properties?: Record<string, unknown> }>;
+    for (const name of ['EvaluationStatus', 'EvaluationTool', 'RedteamTool', 'AttackCategory', 'HarnessType', 'CustomHarnessStatus', 'WorkflowStatus']) {
+      expect(components[name]?.enum, name).toEqual(reference.components.schemas[name].enum);
+    }
+    expect(components.RedteamResult?.properties?.tool).toEqual({ $ref: '#/components/schemas/RedteamTool' });
+    expect(components.CustomHarness?.properties?.status).toEqual({ $ref: '#/components/schemas/CustomHarnessStatus' });
+    expect(components.WorkflowStatusInfo?.properties?.status).toEqual({ $ref: '#/components/schemas/WorkflowStatus' });
+  });
+
   it('has no $ref that does not resolve', () => {
     const components = ours.components?.schemas ?? {};
     const dangling: string[] = [];
@@ -176,5 +305,15 @@ describe('/openapi.json: credentials and media types', () => {
     for (const media of Object.values(file.content)) expect(media).toEqual(binary);
     const converted = operation('/v1/policies/{policy_id}/converted', 'get').responses['200'];
     expect(converted.content).toEqual({ 'text/markdown': binary });
+  });
+
+  it('declares the reports and the campaign download with the media types they are sent with', () => {
+    const binary = { schema: { type: 'string', format: 'binary' } };
+    const media = (path: string) => operation(path, 'get').responses['200'].content;
+    expect(media('/v1/evaluations/{evaluation_id}/html')).toEqual({ 'text/html': binary });
+    expect(media('/v1/evaluation-results/{evaluation_id}/report.html')).toEqual({ 'text/html': binary });
+    expect(media('/v1/evaluations/{evaluation_id}/pdf')).toEqual({ 'application/pdf': binary });
+    expect(media('/v1/evaluation-results/{evaluation_id}/report')).toEqual({ 'application/pdf': binary });
+    expect(Object.keys(media('/v1/campaigns/{campaign_id}/results/download')).sort()).toEqual(['application/json', 'application/x-ndjson', 'text/csv']);
   });
 });

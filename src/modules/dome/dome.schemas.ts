@@ -61,7 +61,7 @@ export const RegisterDomeRequest = Type.Object(
   { title: 'RegisterDomeRequest' },
 );
 export const RegisterDomeResponse = Type.Object(
-  { status: Type.String(), agent_id: Type.String(), team_id: Type.String(), dome_url: Type.String() },
+  { status: Type.String(), agent_id: Uuid(), team_id: Uuid(), dome_url: Type.String() },
   { title: 'RegisterDomeResponse' },
 );
 export const WebhookHeaders = Type.Object({

@@ -37,7 +37,8 @@ export const CreateEvaluationRequest = Type.Object(
       description:
         "Harnesses to run: standard names (security, safety, reliability, privacy, toxicity, ethics) or, with harness_type 'custom', custom harness ids",
     }),
-    harness_type: Type.Optional(HarnessTypeSchema),
+    // The reference's default, published (an inline enum: HarnessType's component has none).
+    harness_type: Type.Unsafe<HarnessType>({ type: 'string', enum: [...HARNESS_TYPES], default: 'standard' }),
     sample_size: Type.Optional(
       Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'Prompts drawn per harness (a seeded, stratified sample); all of them when omitted' })),
     ),
@@ -56,7 +57,7 @@ export const CreateEvaluationRequest = Type.Object(
 );
 export type CreateEvaluationBody = Static<typeof CreateEvaluationRequest>;
 
-export const CreateEvaluationResponse = Type.Object({ evaluation_id: Type.String(), status: Type.String() }, { title: 'CreateEvaluationResponse' });
+export const CreateEvaluationResponse = Type.Object({ evaluation_id: Uuid(), status: Type.String() }, { title: 'CreateEvaluationResponse' });
 
 const Progress = Type.Object({
   done: Type.Integer({ description: 'Prompts answered (or given up) so far' }),
@@ -66,7 +67,7 @@ const Progress = Type.Object({
 
 export const EvaluationStatusResponse = Type.Object(
   {
-    evaluation_id: Type.String(),
+    evaluation_id: Uuid(),
     status: Type.String({ description: 'running, completed, failed or cancelled; a queued run is running with started_at null' }),
     scores: Nullable(Type.Record(Type.String(), Type.Number(), { description: 'Per-harness scores (0..1) once completed' })),
     created_at: EpochSeconds(),
@@ -121,12 +122,12 @@ export const CompletedListQuery = Type.Object({
 });
 export const EvaluationListItem = Type.Object(
   {
-    evaluation_id: Type.String(),
-    team_id: Type.String(),
-    created_by: Nullable(Type.String()),
+    evaluation_id: Uuid(),
+    team_id: Uuid(),
+    created_by: Nullable(Uuid()),
     created_at: Nullable(EpochSeconds()),
     completed_at: Nullable(EpochSeconds()),
-    agent_id: Nullable(Type.String()),
+    agent_id: Nullable(Uuid()),
     agent_name: Nullable(Type.String()),
   },
   { title: 'EvaluationListItem' },
@@ -156,9 +157,9 @@ export type SummaryListQueryIn = Static<typeof SummaryListQuery>;
 
 export const EvaluationSummaryResponse = Type.Object(
   {
-    id: Type.String(),
-    team_id: Type.String(),
-    agent_id: Type.String(),
+    id: Uuid(),
+    team_id: Uuid(),
+    agent_id: Uuid(),
     tested_by: Type.String(),
     status: Type.String(),
     reliability_score: Nullable(Type.Number()),
@@ -169,7 +170,7 @@ export const EvaluationSummaryResponse = Type.Object(
     harness_names: Type.Array(Type.String()),
     harness_type: Nullable(Type.String()),
     resource_version: Nullable(Type.String()),
-    created_by: Nullable(Type.String()),
+    created_by: Nullable(Uuid()),
     created_at: EpochSeconds(),
     completed_at: Nullable(EpochSeconds()),
     request_params: Nullable(FreeObject()),

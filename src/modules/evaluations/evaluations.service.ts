@@ -64,7 +64,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
       const teamId = resolveTeam(principal, body.team_id);
       authorize(principal, 'evaluation:write', teamId, 'Team');
       if (body.type !== 'behavioral') throw invalid(['body', 'type'], "Input should be 'behavioral'", 'enum');
-      const harnessType = body.harness_type ?? 'standard';
+      const harnessType = body.harness_type;
       const harnessNames = harnessType === 'standard' ? standardNames(body.harness_names) : await customIds(teamId, body.harness_names);
       const agent = await agentOfTeam(body.agent_id, teamId);
       const id = body.evaluation_id ?? newId();

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses, IdParams, Nullable } from '../../http/schemas.js';
 import {
@@ -57,34 +57,25 @@ export const personaRoutes: FastifyPluginAsyncTypebox<{ personas: PersonaService
     async (request) => personas.listPresets(request.principal, request.query),
   );
 
-  // The body is optional (the reference): an empty body sent as application/json means "no
-  // body" here, as in the reference service, instead of the 422 it is on other routes. The
-  // parser is replaced in a scope of this route only.
-  await app.register(async (untyped) => {
-    const scope = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    const parseJson = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-      body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-    );
-    scope.post(
-      '/v1/personas/from-preset/:preset_id',
-      {
-        schema: {
-          tags,
-          summary: 'Create a team persona from a system preset',
-          params: PresetIdParams,
-          querystring: TeamScopeQuery,
-          body: Nullable(CreateFromPresetRequest),
-          response: responses({ 201: Persona }, 400, 401, 403, 404, 422),
-        },
+  // The body is optional (the reference): an empty body sent as application/json is no body
+  // (app.ts), as in the reference service.
+  app.post(
+    '/v1/personas/from-preset/:preset_id',
+    {
+      schema: {
+        tags,
+        summary: 'Create a team persona from a system preset',
+        params: PresetIdParams,
+        querystring: TeamScopeQuery,
+        body: Nullable(CreateFromPresetRequest),
+        response: responses({ 201: Persona }, 400, 401, 403, 404, 422),
       },
-      async (request, reply) =>
-        reply
-          .code(201)
-          .send(await personas.createFromPreset(request.principal, request.params.preset_id, request.body?.name_override, request.query.team_id)),
-    );
-  });
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await personas.createFromPreset(request.principal, request.params.preset_id, request.body?.name_override, request.query.team_id)),
+  );
 
   app.get(
     '/v1/personas/:id',

@@ -18,7 +18,7 @@ import {
 import type { RedteamService } from './redteam.service.js';
 import type { ResultService } from './results.service.js';
 
-const tags = ['Red Team'];
+const tags = ['Red Team', 'redteam'];
 
 /** The results as a file, in the format asked for (docs/redteam.md, "Downloads"). */
 const ResultsFile = Type.Unsafe<string>({

@@ -10,6 +10,14 @@ import { ATTACK_CATEGORIES } from '../../redteam/types.js';
 const TeamId = () => Type.Optional(Uuid({ description: "Team that owns this campaign (the caller's primary team when omitted)" }));
 const OptNullable = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
 
+/**
+ * The reference's RedteamTool, the names a result may carry: Warden's engine answers
+ * `diamond_security`. A request's `tool` is a plain string checked by the service (decisions.md,
+ * "Red team"), so that its 422 can say which tools this installation runs.
+ */
+export const REDTEAM_TOOLS = ['diamond_security', 'promptfoo', 'garak', 'pyrit', 'unknown'] as const;
+export const RedteamTool = Type.Unsafe<(typeof REDTEAM_TOOLS)[number]>({ type: 'string', enum: [...REDTEAM_TOOLS], title: 'RedteamTool' });
+
 export const AttackCategory = Type.Unsafe<(typeof ATTACK_CATEGORIES)[number]>({ type: 'string', enum: [...ATTACK_CATEGORIES], title: 'AttackCategory' });
 
 export const TeamScopeQuery = Type.Object({ team_id: TeamId() });
@@ -54,7 +62,7 @@ export const CreateCampaignRequest = Type.Object(
 );
 export type CreateCampaignBody = Static<typeof CreateCampaignRequest>;
 
-export const CreateCampaignResponse = Type.Object({ campaign_id: Type.String(), status: Type.String() }, { title: 'CreateCampaignResponse' });
+export const CreateCampaignResponse = Type.Object({ campaign_id: Uuid(), status: Type.String() }, { title: 'CreateCampaignResponse' });
 
 const Progress = Type.Object({ done: Type.Integer(), total: Type.Integer() });
 
@@ -133,7 +141,7 @@ export type FindingOut = Static<typeof Finding>;
 export const RedteamResult = Type.Object(
   {
     job_id: Uuid(),
-    tool: Type.String(),
+    tool: RedteamTool,
     findings: Type.Array(Finding),
     summary: RedteamSummarySchema,
     raw_output: FreeObject(),
