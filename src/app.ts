@@ -122,7 +122,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     agents,
     personas: createPersonaService(deps),
     demographics: createDemographicsService(deps),
-    agentImport: createAgentImportService({ now: deps.now, agents }),
+    agentImport: createAgentImportService({ now: deps.now, agents, fence: deps.outboundFence }),
     dashboard: createDashboardService(deps),
     policies: createPolicyService(deps),
     rules: createRuleService(deps),
@@ -159,7 +159,8 @@ declare module 'fastify' {
 
 /** Builds the whole service without listening: main.ts listens, tests use `inject`. Reads no env. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const connector = options.connector ?? createAgentConnector({ fence: createOutboundFence(options.outbound) });
+  const outboundFence = createOutboundFence(options.outbound);
+  const connector = options.connector ?? createAgentConnector({ fence: outboundFence });
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -171,6 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     llm: options.llm,
     readVersion: options.database.readVersion,
     connector,
+    outboundFence,
   };
   const services = buildServices(deps, options.loginLimits);
 
