@@ -100,10 +100,12 @@ export interface AppOptions {
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-webhook-api-key"]',
   '*.password',
   '*.new_password',
   '*.current_password',
   '*.api_key',
+  '*.agent_api_key',
   '*.access_token',
   '*.key',
 ];
