@@ -7,6 +7,8 @@ import { createWorld, type World } from './helpers/factories.js';
 import { waitFor } from './helpers/jobs.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+import type { JobContext } from '../src/jobs/types.js';
+import { createGenerationJob, type GenerationJobPayload } from '../src/modules/custom-harnesses/generation/generation-job.js';
 
 /**
  * Custom harnesses (issue 19, item 5): prompts generated from the agent's purpose, the chosen
@@ -199,6 +201,45 @@ describe('cancelling a generation', () => {
       expect(after.harness).toMatchObject({ status: 'failed', creation_error: 'Generation was cancelled' });
       expect(after.workflow.status).toBe('cancelled');
       expectDetail(await call('POST', `/v1/custom-harnesses/${harness.id}/cancel`), 409);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a generation stopped while it builds', () => {
+  it('writes no prompt for a harness cancelled or deleted meanwhile', async () => {
+    const t = await buildTestApp({ referenceCheck: true, app: { connector } });
+    try {
+      const world = await createWorld(t.app);
+      const call = caller(t.app, world.teamA.member.token);
+      const agent = await registerAgent(t.app, world.teamA.member.token, refusing, { purpose: 'Answers questions about orders.' });
+      const body = { agent_id: agent.id, persona_ids: [await persona(t.app, world.teamA.member.token, world.teamA.id, { name: 'Eve', role: 'customer' })] };
+      const job = createGenerationJob({ db: t.database.db, now: t.clock.now });
+      for (const stop of ['cancel', 'delete'] as const) {
+        const harness = (await call('POST', '/v1/custom-harnesses/', { name: `Stopped by ${stop}`, ...body })).json();
+        const context: JobContext<GenerationJobPayload> = {
+          id: harness.workflow_id,
+          kind: job.kind,
+          payload: { harnessId: harness.id },
+          attempt: 1,
+          signal: new AbortController().signal,
+          progress: async () => undefined,
+          // The person stops it while its sources are read (a cancel request another process has not seen yet).
+          log: async (line) => {
+            if (!line.startsWith('Sources:')) return;
+            const url = `/v1/custom-harnesses/${harness.id}`;
+            const res = stop === 'cancel' ? await call('POST', `${url}/cancel`) : await call('DELETE', url);
+            expect(res.statusCode, res.body).toBeLessThan(300);
+          },
+        };
+        await job.run(context);
+        const prompts = await t.database.db.selectFrom('custom_harness_prompts').select('harness_id').where('harness_id', '=', harness.id).execute();
+        expect(prompts, stop).toEqual([]);
+        if (stop === 'cancel') {
+          expect((await call('GET', `/v1/custom-harnesses/${harness.id}`)).json().harness).toMatchObject({ status: 'failed', prompt_count: null });
+        }
+      }
     } finally {
       await t.close();
     }
