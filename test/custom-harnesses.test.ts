@@ -9,6 +9,8 @@ import { expect422, expectDetail, expectReferenceShape } from './helpers/referen
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
 import type { JobContext } from '../src/jobs/types.js';
 import { createGenerationJob, type GenerationJobPayload } from '../src/modules/custom-harnesses/generation/generation-job.js';
+import { llmPrompts, MAX_MODEL_PAIRS } from '../src/modules/custom-harnesses/generation/llm.js';
+import { MAX_GENERATED_PROMPTS } from '../src/modules/custom-harnesses/generation/source.js';
 
 /**
  * Custom harnesses (issue 19, item 5): prompts generated from the agent's purpose, the chosen
@@ -285,6 +287,31 @@ describe('with a model configured (WARDEN_LLM_*)', () => {
     expect(rows.some((r: any) => r.reason === 'Scripted judge: the agent went along with it.' && r.passed === false)).toBe(true);
     // The agent's key is never sent to the model.
     expect(JSON.stringify(model.requests)).not.toContain('sk-warden-test');
+  });
+
+  it('asks the model for a bounded number of (rule, persona) pairs; the pairs past it get the templates', async () => {
+    expect(MAX_MODEL_PAIRS * 3).toBeGreaterThanOrEqual(MAX_GENERATED_PROMPTS);
+    const rule = (n: number) => ({
+      id: `rule-${n}`,
+      ruleId: `PDP-${n}`,
+      policyId: 'policy-1',
+      policyName: 'Privacy',
+      policyCategory: 'privacy',
+      ruleType: 'prohibition',
+      action: 'disclose',
+      target: `record type ${n}`,
+      naturalLanguage: `Never disclose record type ${n}.`,
+      category: null,
+    });
+    const person = (name: string) => ({ id: `persona-${name}`, name, role: 'customer', roleDescription: null, intent: 'curious', language: 'en' });
+    const source = { agentName: 'Agent', description: 'Answers questions.', personas: ['Ann', 'Bob', 'Cy'].map(person), rules: [1, 2, 3].map(rule) };
+    const before = model.generations;
+    const report = await llmPrompts(model.llm, source, new AbortController().signal, () => undefined, 5);
+    expect(model.generations - before).toBe(5);
+    expect(report.pairs).toBe(5);
+    // Every pair has prompts: the first five the model's, the other four the templates'.
+    const pairsCovered = new Set(report.prompts.filter((p) => p.lineage.rule_id !== null).map((p) => `${p.lineage.rule_id}/${p.lineage.persona_id}`));
+    expect(pairsCovered.size).toBe(9);
   });
 
   it('falls back to templates for the pairs the model fails on', async () => {
