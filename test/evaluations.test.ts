@@ -7,6 +7,7 @@ import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { waitFor } from './helpers/jobs.js';
 import { AGENT_KEY, quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
+import { startCampaign } from './helpers/redteam.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 
 /**
@@ -351,6 +352,31 @@ describe('results after the end', () => {
         const stored = await quiet.database.db.selectFrom('evaluation_results').select('prompt_id').where('evaluation_id', '=', id).execute();
         expect(stored, end).toEqual([]);
       }
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+describe('an id chosen by the client', () => {
+  it("equal to another team's campaign or evaluation: deleting one's own record leaves the other team's job alone", async () => {
+    const quiet = await buildTestApp({ app: { connector } });
+    try {
+      const people = await createWorld(quiet.app);
+      const [a, b] = [people.teamA.member.token, people.teamB.member.token];
+      const jobsOf = (subject: string) => quiet.database.db.selectFrom('jobs').select(['kind', 'team_id']).where('subject_id', '=', subject).execute();
+      const campaignOfB = await startCampaign(quiet.app, b, { agent_url: refusing.chatUrl, categories: ['injection'], num_tests: 1 });
+      const agentOfB = await registerAgent(quiet.app, b, refusing);
+      const evaluationOfB = await startEvaluation(quiet.app, b, { agent_id: agentOfB.id, harness_names: ['ethics'], sample_size: 1 });
+      const agentOfA = await registerAgent(quiet.app, a, refusing);
+      const mine = await startEvaluation(quiet.app, a, { agent_id: agentOfA.id, harness_names: ['ethics'], sample_size: 1, evaluation_id: campaignOfB });
+      const payload = { id: evaluationOfB, name: 'Mine', agent_id: agentOfA.id };
+      const harness = await quiet.app.inject({ method: 'POST', url: '/v1/custom-harnesses/', headers: bearer(a), payload });
+      expect(harness.statusCode, harness.body).toBe(201);
+      expect((await quiet.app.inject({ method: 'DELETE', url: `/v1/evaluations/${mine}`, headers: bearer(a) })).statusCode).toBe(200);
+      expect((await quiet.app.inject({ method: 'DELETE', url: `/v1/custom-harnesses/${evaluationOfB}`, headers: bearer(a) })).statusCode).toBe(204);
+      expect(await jobsOf(campaignOfB)).toEqual([{ kind: 'redteam-campaign', team_id: people.teamB.id }]);
+      expect(await jobsOf(evaluationOfB)).toEqual([{ kind: 'evaluation', team_id: people.teamB.id }]);
     } finally {
       await quiet.close();
     }
