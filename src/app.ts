@@ -100,10 +100,12 @@ export interface AppOptions {
 const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
+  'req.headers["x-webhook-api-key"]',
   '*.password',
   '*.new_password',
   '*.current_password',
   '*.api_key',
+  '*.agent_api_key',
   '*.access_token',
   '*.key',
 ];
@@ -122,7 +124,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     agents,
     personas: createPersonaService(deps),
     demographics: createDemographicsService(deps),
-    agentImport: createAgentImportService({ now: deps.now, agents }),
+    agentImport: createAgentImportService({ now: deps.now, agents, fence: deps.outboundFence }),
     dashboard: createDashboardService(deps),
     policies: createPolicyService(deps),
     rules: createRuleService(deps),
@@ -159,7 +161,8 @@ declare module 'fastify' {
 
 /** Builds the whole service without listening: main.ts listens, tests use `inject`. Reads no env. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const connector = options.connector ?? createAgentConnector({ fence: createOutboundFence(options.outbound) });
+  const outboundFence = createOutboundFence(options.outbound);
+  const connector = options.connector ?? createAgentConnector({ fence: outboundFence });
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -171,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     llm: options.llm,
     readVersion: options.database.readVersion,
     connector,
+    outboundFence,
   };
   const services = buildServices(deps, options.loginLimits);
 

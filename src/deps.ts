@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LlmConfig } from './config.js';
+import type { OutboundFence } from './connector/outbound.js';
 import type { AgentConnector } from './connector/types.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Dialect } from './db/database.js';
@@ -19,6 +20,11 @@ export interface Deps {
   llm?: LlmConfig | undefined;
   /** Calls agents by their protocol, fenced, rate-limited, retried (src/connector/, docs/connector.md). */
   connector: AgentConnector;
+  /**
+   * Which addresses Warden may call for a user (WARDEN_OUTBOUND_*): the connector's fence, also
+   * used by agent import's card discovery. Every outbound call to a user-given URL goes through it.
+   */
+  outboundFence: OutboundFence;
   /** The database's read version (Database.readVersion), for values kept until the next commit; undefined on PostgreSQL. */
   readVersion?: (() => string) | undefined;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseOutboundRules } from '../src/connector/index.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
 import { expect422, expectDetail, expectParametersLikeReference, expectReferenceShape } from './helpers/reference.js';
@@ -584,5 +585,25 @@ describe('POST /v1/agent-configurations/import/validate', () => {
 
   it('validates the body schema with a 422', async () => {
     expect422(await validate({ agent_url: 5 }), ['body', 'agent_url'], 'string_type');
+  });
+});
+
+describe('card discovery goes through the outbound fence (WARDEN_OUTBOUND_*)', () => {
+  it('fetches nothing from an address WARDEN_OUTBOUND_DENY refuses, on import and on validate', async () => {
+    const fenced = await buildTestApp({ app: { outbound: parseOutboundRules('127.0.0.0/8', undefined) } });
+    try {
+      const fencedWorld = await createWorld(fenced.app);
+      routes['/.well-known/agent-card.json'] = { status: 200, body: fixtureText('georoute-agent-v0.3.json') };
+      const headers = bearer(fencedWorld.teamA.member.token);
+      const preview = await fenced.app.inject({ method: 'POST', url: '/v1/agent-configurations/import/validate', headers, payload: { agent_url: origin } });
+      expect(preview.json()).toMatchObject({ valid: true, agent_card: null });
+      expect(preview.json().warnings[0]).toContain('refused by WARDEN_OUTBOUND_DENY (127.0.0.0/8)');
+      const imported = await fenced.app.inject({ method: 'POST', url: '/v1/agent-configurations/import', headers, payload: { agent_url: origin } });
+      expect(imported.statusCode, imported.body).toBe(201);
+      expect(imported.json().agent).toMatchObject({ protocol: 'chat_completions', skills: [] });
+      expect(hits).toEqual([]);
+    } finally {
+      await fenced.close();
+    }
   });
 });

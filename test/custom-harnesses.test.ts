@@ -7,6 +7,10 @@ import { createWorld, type World } from './helpers/factories.js';
 import { waitFor } from './helpers/jobs.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+import type { JobContext } from '../src/jobs/types.js';
+import { createGenerationJob, type GenerationJobPayload } from '../src/modules/custom-harnesses/generation/generation-job.js';
+import { llmPrompts, MAX_MODEL_PAIRS } from '../src/modules/custom-harnesses/generation/llm.js';
+import { MAX_GENERATED_PROMPTS } from '../src/modules/custom-harnesses/generation/source.js';
 
 /**
  * Custom harnesses (issue 19, item 5): prompts generated from the agent's purpose, the chosen
@@ -205,6 +209,45 @@ describe('cancelling a generation', () => {
   });
 });
 
+describe('a generation stopped while it builds', () => {
+  it('writes no prompt for a harness cancelled or deleted meanwhile', async () => {
+    const t = await buildTestApp({ referenceCheck: true, app: { connector } });
+    try {
+      const world = await createWorld(t.app);
+      const call = caller(t.app, world.teamA.member.token);
+      const agent = await registerAgent(t.app, world.teamA.member.token, refusing, { purpose: 'Answers questions about orders.' });
+      const body = { agent_id: agent.id, persona_ids: [await persona(t.app, world.teamA.member.token, world.teamA.id, { name: 'Eve', role: 'customer' })] };
+      const job = createGenerationJob({ db: t.database.db, now: t.clock.now });
+      for (const stop of ['cancel', 'delete'] as const) {
+        const harness = (await call('POST', '/v1/custom-harnesses/', { name: `Stopped by ${stop}`, ...body })).json();
+        const context: JobContext<GenerationJobPayload> = {
+          id: harness.workflow_id,
+          kind: job.kind,
+          payload: { harnessId: harness.id },
+          attempt: 1,
+          signal: new AbortController().signal,
+          progress: async () => undefined,
+          // The person stops it while its sources are read (a cancel request another process has not seen yet).
+          log: async (line) => {
+            if (!line.startsWith('Sources:')) return;
+            const url = `/v1/custom-harnesses/${harness.id}`;
+            const res = stop === 'cancel' ? await call('POST', `${url}/cancel`) : await call('DELETE', url);
+            expect(res.statusCode, res.body).toBeLessThan(300);
+          },
+        };
+        await job.run(context);
+        const prompts = await t.database.db.selectFrom('custom_harness_prompts').select('harness_id').where('harness_id', '=', harness.id).execute();
+        expect(prompts, stop).toEqual([]);
+        if (stop === 'cancel') {
+          expect((await call('GET', `/v1/custom-harnesses/${harness.id}`)).json().harness).toMatchObject({ status: 'failed', prompt_count: null });
+        }
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('with a model configured (WARDEN_LLM_*)', () => {
   let t: TestApp;
   let world: World;
@@ -244,6 +287,31 @@ describe('with a model configured (WARDEN_LLM_*)', () => {
     expect(rows.some((r: any) => r.reason === 'Scripted judge: the agent went along with it.' && r.passed === false)).toBe(true);
     // The agent's key is never sent to the model.
     expect(JSON.stringify(model.requests)).not.toContain('sk-warden-test');
+  });
+
+  it('asks the model for a bounded number of (rule, persona) pairs; the pairs past it get the templates', async () => {
+    expect(MAX_MODEL_PAIRS * 3).toBeGreaterThanOrEqual(MAX_GENERATED_PROMPTS);
+    const rule = (n: number) => ({
+      id: `rule-${n}`,
+      ruleId: `PDP-${n}`,
+      policyId: 'policy-1',
+      policyName: 'Privacy',
+      policyCategory: 'privacy',
+      ruleType: 'prohibition',
+      action: 'disclose',
+      target: `record type ${n}`,
+      naturalLanguage: `Never disclose record type ${n}.`,
+      category: null,
+    });
+    const person = (name: string) => ({ id: `persona-${name}`, name, role: 'customer', roleDescription: null, intent: 'curious', language: 'en' });
+    const source = { agentName: 'Agent', description: 'Answers questions.', personas: ['Ann', 'Bob', 'Cy'].map(person), rules: [1, 2, 3].map(rule) };
+    const before = model.generations;
+    const report = await llmPrompts(model.llm, source, new AbortController().signal, () => undefined, 5);
+    expect(model.generations - before).toBe(5);
+    expect(report.pairs).toBe(5);
+    // Every pair has prompts: the first five the model's, the other four the templates'.
+    const pairsCovered = new Set(report.prompts.filter((p) => p.lineage.rule_id !== null).map((p) => `${p.lineage.rule_id}/${p.lineage.persona_id}`));
+    expect(pairsCovered.size).toBe(9);
   });
 
   it('falls back to templates for the pairs the model fails on', async () => {

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { findJobsBySubject } from '../src/jobs/index.js';
+import { createResultBatches } from '../src/modules/evaluations/run/result-batches.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { waitFor } from './helpers/jobs.js';
 import { AGENT_KEY, quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
+import { startCampaign } from './helpers/redteam.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 
 /**
@@ -323,6 +325,61 @@ describe('agents that fail', () => {
     expect(stored.total).toBeGreaterThanOrEqual(16);
     expectDetail(await call('POST', `/v1/evaluations/${id}/cancel`), 409);
     expectDetail(await call('GET', `/v1/evaluations/${id}/pdf`), 409);
+  });
+});
+
+describe('results after the end', () => {
+  it('are not stored for an evaluation cancelled or deleted before they are written', async () => {
+    const quiet = await buildTestApp({ app: { connector } });
+    try {
+      const people = await createWorld(quiet.app);
+      const as = people.teamA.member.token;
+      const agent = await registerAgent(quiet.app, as, refusing);
+      for (const end of ['cancel', 'delete'] as const) {
+        const id = await startEvaluation(quiet.app, as, { agent_id: agent.id, harness_names: ['ethics'], sample_size: 2 });
+        const counts = { total: 2, done: 0, errors: 0 };
+        const batches = createResultBatches({ db: quiet.database.db, evaluationId: id, ...counts, size: 10, intervalMs: 10_000, onWritten: () => {} });
+        const url = `/v1/evaluations/${id}`;
+        const request = end === 'cancel' ? { method: 'POST' as const, url: `${url}/cancel` } : { method: 'DELETE' as const, url };
+        const ended = await quiet.app.inject({ ...request, headers: bearer(as) });
+        expect(ended.statusCode, ended.body).toBe(200);
+        // A unit answered while the cancel was on its way: its results come after the end.
+        const row = { evaluation_id: id, ordinal: 0, harness: 'ethics', scenario: 's', probe: 'p', base: 'b', variation: 'plain', prompt: 'hello' };
+        const answer = { response: 'no', passed: 1, scores: '{}', reason: 'refused', error: null, latency_ms: 5, lineage: null, created_at: quiet.clock.now() };
+        await batches.add([{ ...row, prompt_id: 'ethics.1', ...answer }]);
+        await batches.flush();
+        expect(batches.stopped, end).toBe(true);
+        const stored = await quiet.database.db.selectFrom('evaluation_results').select('prompt_id').where('evaluation_id', '=', id).execute();
+        expect(stored, end).toEqual([]);
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+describe('an id chosen by the client', () => {
+  it("equal to another team's campaign or evaluation: deleting one's own record leaves the other team's job alone", async () => {
+    const quiet = await buildTestApp({ app: { connector } });
+    try {
+      const people = await createWorld(quiet.app);
+      const [a, b] = [people.teamA.member.token, people.teamB.member.token];
+      const jobsOf = (subject: string) => quiet.database.db.selectFrom('jobs').select(['kind', 'team_id']).where('subject_id', '=', subject).execute();
+      const campaignOfB = await startCampaign(quiet.app, b, { agent_url: refusing.chatUrl, categories: ['injection'], num_tests: 1 });
+      const agentOfB = await registerAgent(quiet.app, b, refusing);
+      const evaluationOfB = await startEvaluation(quiet.app, b, { agent_id: agentOfB.id, harness_names: ['ethics'], sample_size: 1 });
+      const agentOfA = await registerAgent(quiet.app, a, refusing);
+      const mine = await startEvaluation(quiet.app, a, { agent_id: agentOfA.id, harness_names: ['ethics'], sample_size: 1, evaluation_id: campaignOfB });
+      const payload = { id: evaluationOfB, name: 'Mine', agent_id: agentOfA.id };
+      const harness = await quiet.app.inject({ method: 'POST', url: '/v1/custom-harnesses/', headers: bearer(a), payload });
+      expect(harness.statusCode, harness.body).toBe(201);
+      expect((await quiet.app.inject({ method: 'DELETE', url: `/v1/evaluations/${mine}`, headers: bearer(a) })).statusCode).toBe(200);
+      expect((await quiet.app.inject({ method: 'DELETE', url: `/v1/custom-harnesses/${evaluationOfB}`, headers: bearer(a) })).statusCode).toBe(204);
+      expect(await jobsOf(campaignOfB)).toEqual([{ kind: 'redteam-campaign', team_id: people.teamB.id }]);
+      expect(await jobsOf(evaluationOfB)).toEqual([{ kind: 'evaluation', team_id: people.teamB.id }]);
+    } finally {
+      await quiet.close();
+    }
   });
 });
 

@@ -246,7 +246,7 @@ describe('deleting', () => {
       },
     ]).start();
     await waitFor(async () => (await listJobLogs(db(), id)).length > 0, 'the first log lines');
-    expect(await deleteJobsBySubject(db(), subjectId)).toBe(1);
+    expect(await deleteJobsBySubject(db(), subjectId, { kind, teamId })).toBe(1);
     await waitFor(() => signal?.aborted === true, 'the handler to be aborted');
     expect(signal?.reason).toBe('lost');
     expect(await getJob(db(), id)).toBeUndefined();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createWorld, type World } from './helpers/factories.js';
+import { findingWriter } from '../src/modules/redteam/run/findings.js';
 import {
   AGENT_KEY,
   CAMPAIGN_KEY,
@@ -279,4 +280,51 @@ it('keeps the system prompt it judges leaks by out of the findings unless the ag
   const agent = await registerAgent(t.app, token(), agents.refusing);
   const { results } = await run({ agent_id: agent.id, categories: ['injection'], num_tests: 4 });
   expect(JSON.stringify(results)).not.toContain(SYSTEM_PROMPT);
+});
+
+describe('findings after the end', () => {
+  it('are not stored for a campaign cancelled or deleted before they are written', async () => {
+    const quiet = await buildTestApp({ app: { connector } });
+    try {
+      const people = await createWorld(quiet.app);
+      const as = people.teamA.member.token;
+      for (const end of ['cancel', 'delete'] as const) {
+        const id = await startCampaign(quiet.app, as, { agent_url: agents.compliant.chatUrl, categories: ['injection'], num_tests: 1 });
+        const written: number[] = [];
+        const onWritten = (n: number) => written.push(n);
+        const writer = findingWriter(quiet.database.db, { campaignId: id, now: quiet.clock.now, size: 10, intervalMs: 10_000, onWritten });
+        const url = `/v1/campaigns/${id}`;
+        const request = end === 'cancel' ? { method: 'POST' as const, url: `${url}/cancel` } : { method: 'DELETE' as const, url };
+        const ended = await quiet.app.inject({ ...request, headers: bearer(as) });
+        expect(ended.statusCode, ended.body).toBe(200);
+        // An attack answered while the cancel was on its way: its finding comes after the end.
+        await writer.add({
+          campaign_id: id,
+          attack_id: 'injection:late:0@basic',
+          seq: 0,
+          category: 'injection',
+          probe: 'late',
+          strategy: 'basic',
+          severity: 'high',
+          passed: 1,
+          attack_prompt: 'hello',
+          agent_response: 'no',
+          phenotype_category: null,
+          attack_score: 0,
+          detector_id: null,
+          metadata: '{}',
+          conversation: '[]',
+          error: null,
+          created_at: quiet.clock.now(),
+        });
+        await writer.flush();
+        writer.close();
+        expect([writer.stopped, written], end).toEqual([true, []]);
+        const stored = await quiet.database.db.selectFrom('redteam_findings').select('attack_id').where('campaign_id', '=', id).execute();
+        expect(stored, end).toEqual([]);
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
 });

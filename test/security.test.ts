@@ -2,7 +2,9 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createApiKey, createSuperAdmin, createUser, createWorld, login, uniqueEmail, type World } from './helpers/factories.js';
+import { startTestAgent } from './helpers/agents/index.js';
 import { expectDetail } from './helpers/reference.js';
+import { AGENT_KEY, CAMPAIGN_KEY, quickConnector, registerAgent, startCampaign, waitForCampaign } from './helpers/redteam.js';
 
 describe('failed-login limits', () => {
   let t: TestApp;
@@ -267,6 +269,67 @@ describe('secrets in logs', () => {
       }
     } finally {
       await t.close();
+    }
+  });
+
+  it('redacts every field SECURITY.md names wherever a log line carries it', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await buildTestApp({ app: { logger: { level: 'info', stream } } });
+    try {
+      const fields = { password: 's-password', api_key: 's-api-key', agent_api_key: 's-agent-api-key', access_token: 's-access-token', key: 's-key' };
+      t.app.log.info({ campaign: fields }, 'a line that carries secrets');
+      t.app.log.info({ body: { new_password: 's-new-password', current_password: 's-current-password' } }, 'another');
+      const log = lines.join('');
+      expect(log).toContain('a line that carries secrets');
+      for (const secret of [...Object.values(fields), 's-new-password', 's-current-password']) expect(log, secret).not.toContain(secret);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('never writes a campaign\'s key, an agent\'s key or a webhook\'s API key to the log of a red-team session', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const connector = quickConnector();
+    const echoing = await startTestAgent('compliant', { requireApiKey: 'another-key', echoAuthorization: true });
+    const answering = await startTestAgent('compliant');
+    const t = await buildTestApp({ startJobs: true, app: { connector, logger: { level: 'trace', stream } } });
+    try {
+      const world = await createWorld(t.app);
+      const token = world.teamA.member.token;
+      const failing = await startCampaign(t.app, token, { agent_url: echoing.chatUrl, agent_api_key: CAMPAIGN_KEY, categories: ['injection'], num_tests: 1 });
+      expect((await waitForCampaign(t.app, token, failing)).status).toBe('failed');
+      const agent = await registerAgent(t.app, token, echoing);
+      const viaAgent = await startCampaign(t.app, token, { agent_id: agent.id, categories: ['injection'], num_tests: 1 });
+      expect((await waitForCampaign(t.app, token, viaAgent)).status).toBe('failed');
+      const done = await startCampaign(t.app, token, { agent_url: answering.chatUrl, agent_api_key: CAMPAIGN_KEY, categories: ['pii'], num_tests: 1 });
+      expect((await waitForCampaign(t.app, token, done)).status).toBe('completed');
+      const webhookKey = await createApiKey(t.app, token);
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks/register-dome',
+        headers: { 'x-webhook-api-key': webhookKey },
+        payload: { agent_id: agent.id, team_id: world.teamA.id, dome_url: 'http://dome.internal:8000' },
+      });
+      expect(registered.statusCode, registered.body).toBe(200);
+      const log = lines.join('');
+      expect(log).toContain('job ended');
+      for (const secret of [CAMPAIGN_KEY, AGENT_KEY, webhookKey]) expect(log, secret.slice(0, 12)).not.toContain(secret.slice(4, -4));
+    } finally {
+      await t.close();
+      connector.close();
+      await Promise.all([echoing.close(), answering.close()]);
     }
   });
 });

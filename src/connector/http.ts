@@ -68,8 +68,11 @@ function describeNetworkError(error: unknown): AttemptFailure {
   return new AttemptFailure('network', words, TRANSIENT_CODES.has(code));
 }
 
-/** Every address the fence let through, in the shape node's `lookup` option expects. */
-function fencedLookup(fence: OutboundFence): LookupFunction {
+/**
+ * Every address the fence let through, in the shape node's `lookup` option expects: the
+ * address checked is the address connected to. Also used by agent import's card discovery.
+ */
+export function fencedLookup(fence: OutboundFence): LookupFunction {
   return (hostname, options, callback) => {
     fence.resolve(hostname).then(
       (addresses) => {

@@ -12,5 +12,6 @@ export {
   type OutboundRule,
   type OutboundRules,
 } from './outbound.js';
+export { fencedLookup } from './http.js';
 export { agentTarget, urlTarget, type AgentRecordForCall } from './target.js';
 export { redactSecret } from './redact.js';

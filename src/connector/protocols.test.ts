@@ -166,6 +166,23 @@ describe('secrets', () => {
     expect(redactSecret('abc abc', 'abc')).toBe('abc abc');
   });
 
+  it('redacts the key inside a longer base64 text, in hexadecimal, reversed and in ROT13', () => {
+    // A proxy echoing the request, base64-encoded: the key may start at any byte of a three-byte group.
+    for (const prefix of ['', 'x', 'xy', '{"authorization":"Bearer ']) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const blob = Buffer.from(`${prefix}${key}","accept":"application/json"}`).toString(encoding);
+        const redacted = redactSecret(`echo: ${blob}`, key);
+        // What stays is at most the two characters either side that the key shares with its neighbours.
+        const longest = `echo: ${blob}`.length - Math.floor((key.length * 4) / 3) + 4 + '[redacted]'.length;
+        expect(redacted.length, `${prefix} ${encoding}`).toBeLessThanOrEqual(longest);
+      }
+    }
+    const hex = Buffer.from(key).toString('hex');
+    const reversed = [...key].reverse().join('');
+    const rot13 = 'fx-yvir-4s9n8o7p6q5r4s3n2o1p';
+    for (const form of [hex, hex.toUpperCase(), reversed, rot13]) expect(redactSecret(`said ${form}.`, key)).toBe('said [redacted].');
+  });
+
   it('an excerpt is short, one line, and blanks partial echoes of the key', () => {
     const body = `{"error":{"message":"Incorrect API key provided: ${key.slice(0, 12)}****${key.slice(-4)}.\nSee docs"}}`;
     const excerpt = bodyExcerpt(body, key);

@@ -10,7 +10,31 @@ const MIN_SECRET_LENGTH = 4;
 /** An error excerpt's word sharing this many consecutive characters with the key is blanked. */
 const FRAGMENT_LENGTH = 8;
 
-/** The spellings of `secret` an echo may use: as is, JSON-escaped, URL-encoded, base64 (also of `Bearer …`). */
+/** A spelling shorter than this, from base64 cut to the characters the key alone decides, is left alone (it could blank ordinary text). */
+const MIN_SHIFTED_BASE64 = 12;
+
+/**
+ * The characters of base64 that only `bytes` decide, when `bytes` start `shift` bytes into a
+ * longer encoded text: base64 is read in groups of three bytes, so a key echoed inside a
+ * larger base64 blob (a proxy echoing the whole request) is spelled one of three ways.
+ */
+function shiftedBase64(bytes: Buffer, shift: 0 | 1 | 2, url: boolean): string {
+  const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString(url ? 'base64url' : 'base64').replace(/=+$/, '');
+  const whole = (shift + bytes.length) % 3 === 0;
+  return encoded.slice([0, 2, 3][shift], whole ? undefined : -1);
+}
+
+const rot13 = (text: string) =>
+  text.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+
+/**
+ * The spellings of `secret` an echo may use: as is, JSON-escaped, URL-encoded, base64 (also of
+ * `Bearer …`, and inside a longer base64 text), hexadecimal, reversed and ROT13 (the encodings
+ * an agent may be asked to answer in).
+ */
 function spellings(secret: string): string[] {
   const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
   for (const plain of [secret, `Bearer ${secret}`]) {
@@ -19,6 +43,18 @@ function spellings(secret: string): string[] {
     forms.add(b64.replace(/=+$/, ''));
     forms.add(Buffer.from(plain).toString('base64url'));
   }
+  const bytes = Buffer.from(secret);
+  for (const shift of [0, 1, 2] as const) {
+    for (const url of [false, true]) {
+      const form = shiftedBase64(bytes, shift, url);
+      if (form.length >= MIN_SHIFTED_BASE64) forms.add(form);
+    }
+  }
+  const hex = bytes.toString('hex');
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
+  forms.add([...secret].reverse().join(''));
+  forms.add(rot13(secret));
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }
 

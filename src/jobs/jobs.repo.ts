@@ -127,9 +127,16 @@ export async function findJobsBySubject<P = unknown>(db: Kysely<DB>, subjectId: 
 /**
  * Deletes a record's jobs and their logs (when the feature deletes the record). A job still
  * running loses its row: its runner aborts the handler with reason `lost` and records nothing.
+ * Only the jobs of that kind and team: a subject id may be chosen by a client (an evaluation's
+ * `evaluation_id`, a custom harness's `id`), so another team's record may carry the same one.
  */
-export async function deleteJobsBySubject(db: Kysely<DB>, subjectId: string): Promise<number> {
-  const result = await db.deleteFrom('jobs').where('subject_id', '=', subjectId).executeTakeFirst();
+export async function deleteJobsBySubject(db: Kysely<DB>, subjectId: string, scope: { kind: string; teamId: string }): Promise<number> {
+  const result = await db
+    .deleteFrom('jobs')
+    .where('subject_id', '=', subjectId)
+    .where('kind', '=', scope.kind)
+    .where('team_id', '=', scope.teamId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

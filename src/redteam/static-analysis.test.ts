@@ -45,6 +45,27 @@ describe('analyseSource (white box)', () => {
     expect(byRule['unrestricted-tool']).toMatchObject({ line: 9, detail: expect.stringMatching(/run_command runs shell commands/) });
   });
 
+  it('quotes no secret in any excerpt: two on one line, one on a prompt line or a tool line', async () => {
+    const aws = 'AKIAQ3V7ZRT2MN6PW2XY';
+    const github = 'ghp_Q3v8ZrT1mN6pW2xY9aB4cD7eF0gH5jK8L1mN';
+    const source = [
+      `KEYS = {"aws": "${aws}", "github": "${github}"}`,
+      `def build_prompt(user_input): prompt = f"key ${aws}: {user_input}"`,
+      `@tool(name="shell", token="${github}")`,
+      'def run_shell(command): return subprocess.run(command, shell=True)',
+    ].join('\n');
+    const report = await analyseSource(source, 'main.py', detectSecrets);
+    expect(report.findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['hardcoded-secret', 'prompt-concatenation', 'unrestricted-tool']));
+    for (const finding of report.findings) {
+      for (const secret of [github, aws]) expect(finding.excerpt, `${finding.rule} line ${finding.line}`).not.toContain(secret.slice(4, -4));
+    }
+    expect(report.findings.find((f) => f.rule === 'hardcoded-secret' && f.line === 1)?.excerpt).toBe('KEYS = {"aws": "[secret]", "github": "[secret]"}');
+    // The secrets check could not run: no line is quoted at all.
+    const blind = await analyseSource(source, 'main.py', async () => ({ hit: false, score: 0, label: 'error', details: { error: 'down' } }));
+    expect(blind.findings.length).toBeGreaterThan(0);
+    expect(JSON.stringify(blind.findings)).not.toContain(github.slice(4, -4));
+  });
+
   it('finds nothing in code that reads its key from the environment, keeps the user in their own message and checks an allow-list', async () => {
     expect((await analyseSource(SAFE, 'main.py', detectSecrets)).findings).toEqual([]);
   });

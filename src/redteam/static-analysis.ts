@@ -18,7 +18,7 @@ export interface StaticFinding {
   file: string;
   /** 1-based. */
   line: number;
-  /** The line, trimmed and clipped; a secret in it is replaced by [secret]. */
+  /** The line, trimmed and clipped; every secret on it is replaced by [secret] (no line is quoted when the secrets check could not run). */
   excerpt: string;
   detail: string;
   severity: Severity;
@@ -70,20 +70,65 @@ const lineAt = (text: string, index: number) => text.slice(0, index).split('\n')
 
 // ------------------------------------------------------------------ secrets
 
-async function secrets(files: readonly SourceFile[], detect: (text: string) => Promise<DetectionResult>): Promise<StaticFinding[]> {
+interface Span {
+  type: string;
+  start: number;
+  end: number;
+}
+
+/** A file's lines, and its secrets' spans: every excerpt of every rule is cut from a line with each secret on it masked. */
+interface ReadFile extends SourceFile {
+  lines: string[];
+  /** Where each line starts in `text`. */
+  starts: number[];
+  /** null: the secrets detector could not run, so no line is quoted. */
+  spans: Span[] | null;
+}
+
+function readFile(file: SourceFile, spans: Span[] | null): ReadFile {
+  const lines = file.text.split('\n');
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  return { ...file, lines, starts, spans };
+}
+
+const NOT_QUOTED = '(line not quoted: the secrets check could not run on it)';
+
+/** Line `line` (1-based), every secret on it (or crossing it) replaced by [secret], trimmed and clipped. */
+function excerptOf(file: ReadFile, line: number): string {
+  if (file.spans === null) return NOT_QUOTED;
+  const text = file.lines[line - 1] ?? '';
+  const from = file.starts[line - 1] ?? 0;
+  const to = from + text.length;
+  const cuts = file.spans.filter((s) => s.start < to && s.end > from).sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = from;
+  for (const span of cuts) {
+    if (span.end <= at) continue;
+    // Overlapping spans (two rules on one token) make one mark.
+    if (span.start > at || out === '') out += `${text.slice(at - from, Math.max(span.start, at) - from)}[secret]`;
+    at = Math.min(span.end, to);
+  }
+  return clip(out + text.slice(at - from));
+}
+
+async function secretSpans(file: SourceFile, detect: (text: string) => Promise<DetectionResult>): Promise<Span[]> {
+  const result = await detect(file.text);
+  if (result.label === 'error') throw new Error(String(result.details.error ?? 'the secrets detector failed'));
+  return Array.isArray(result.details.secrets) ? (result.details.secrets as Span[]) : [];
+}
+
+function secrets(files: readonly ReadFile[]): StaticFinding[] {
   const out: StaticFinding[] = [];
   for (const file of files) {
-    const result = await detect(file.text);
-    if (result.label === 'error') throw new Error(String(result.details.error ?? 'the secrets detector failed'));
-    const spans = Array.isArray(result.details.secrets) ? (result.details.secrets as Array<{ type: string; start: number; end: number }>) : [];
-    const lines = file.text.split('\n');
-    for (const span of spans) {
+    for (const span of file.spans ?? []) {
       const line = lineAt(file.text, span.start);
-      const lineStart = file.text.lastIndexOf('\n', span.start - 1) + 1;
-      const text = lines[line - 1] ?? '';
-      const masked = text.slice(0, span.start - lineStart) + '[secret]' + text.slice(Math.max(span.start - lineStart, span.end - lineStart));
       const detail = `A hard-coded ${span.type} in the source`;
-      out.push({ rule: 'hardcoded-secret', file: file.name, line, excerpt: clip(masked), detail, severity: 'critical' });
+      out.push({ rule: 'hardcoded-secret', file: file.name, line, excerpt: excerptOf(file, line), detail, severity: 'critical' });
       if (out.length >= MAX_PER_RULE) return out;
     }
   }
@@ -104,10 +149,10 @@ const INTERPOLATION = [
 const PROMPT_CONTEXT =
   /\b(?:system_?prompt|systemPrompt|prompt|instructions?|system_?message|template)\b\s*(?:[:=]|\+=)|["']?role["']?\s*[:=]\s*["']system|SystemMessage\(|\bmessages\s*[:=]|\.(?:invoke|generate|complete|create|predict|run)\(/i;
 
-function promptConcatenation(files: readonly SourceFile[]): StaticFinding[] {
+function promptConcatenation(files: readonly ReadFile[]): StaticFinding[] {
   const out: StaticFinding[] = [];
   for (const file of files) {
-    const lines = file.text.split('\n');
+    const { lines } = file;
     for (const [i, line] of lines.entries()) {
       if (!INTERPOLATION.some((pattern) => pattern.test(line))) continue;
       const context = lines.slice(Math.max(0, i - 2), i + 1).join('\n');
@@ -116,7 +161,7 @@ function promptConcatenation(files: readonly SourceFile[]): StaticFinding[] {
         rule: 'prompt-concatenation',
         file: file.name,
         line: i + 1,
-        excerpt: clip(line),
+        excerpt: excerptOf(file, i + 1),
         detail: 'A prompt is built by concatenating or interpolating user input: the input can rewrite the instructions (prompt injection)',
         severity: 'high',
       });
@@ -139,10 +184,10 @@ const SINKS: Array<[RegExp, string]> = [
 const ALLOW_LIST = /allow_?list|whitelist|ALLOWED_|allowed_(?:hosts|commands|paths|domains|tables|urls|tools|files)|permitted_|safe_(?:hosts|commands|paths)|\bin\s+ALLOW/i;
 const TOOL_WINDOW = 40;
 
-function unrestrictedTools(files: readonly SourceFile[]): StaticFinding[] {
+function unrestrictedTools(files: readonly ReadFile[]): StaticFinding[] {
   const out: StaticFinding[] = [];
   for (const file of files) {
-    const lines = file.text.split('\n');
+    const { lines } = file;
     const starts = lines.flatMap((line, i) => (TOOL_DEF.test(line) ? [i] : []));
     for (const [k, start] of starts.entries()) {
       const end = Math.min(lines.length, starts[k + 1] ?? lines.length, start + TOOL_WINDOW);
@@ -156,7 +201,7 @@ function unrestrictedTools(files: readonly SourceFile[]): StaticFinding[] {
         rule: 'unrestricted-tool',
         file: file.name,
         line: start + 1,
-        excerpt: clip(lines[start] ?? ''),
+        excerpt: excerptOf(file, start + 1),
         detail: `The tool ${tool} ${sink[1]} with no allow-list: whoever steers the agent chooses the command, URL, path or query`,
         severity: 'high',
       });
@@ -172,18 +217,21 @@ export async function analyseSource(
   entryPoint: string | null,
   detectSecrets: (text: string) => Promise<DetectionResult>,
 ): Promise<StaticReport> {
-  const files = splitSource(source, entryPoint);
+  const sources = splitSource(source, entryPoint);
   const notChecked: StaticReport['notChecked'] = [];
-  let found: StaticFinding[] = [];
+  let spans: Span[][] | null = null;
   try {
-    found = await secrets(files, detectSecrets);
+    spans = [];
+    for (const file of sources) spans.push(await secretSpans(file, detectSecrets));
   } catch (error) {
+    spans = null;
     notChecked.push({ rule: 'hardcoded-secret', reason: error instanceof Error ? error.message : 'the secrets detector failed' });
   }
+  const files = sources.map((file, i) => readFile(file, spans === null ? null : (spans[i] as Span[])));
   return {
-    findings: [...found, ...promptConcatenation(files), ...unrestrictedTools(files)],
+    findings: [...secrets(files), ...promptConcatenation(files), ...unrestrictedTools(files)],
     notChecked,
     files: files.length,
-    lines: files.reduce((sum, f) => sum + f.text.split('\n').length, 0),
+    lines: files.reduce((sum, f) => sum + f.lines.length, 0),
   };
 }

@@ -54,6 +54,14 @@ describe('moderation-flashtext', () => {
     for (const text of benign) expect(run(text).hit, text).toBe(false);
   });
 
+  it('takes a banlist of a thousand long phrases sharing their first words, and reads a long text of those words', () => {
+    // As one regular expression of alternatives, this list failed to compile after seconds of work.
+    const banlist = Array.from({ length: 1000 }, (_, i) => `${'a '.repeat(75)}k${i}`);
+    const result = run(`${'a '.repeat(10_000)}k999 and more`, { banlist, categories: [] });
+    expect(result.details).toEqual({ categories: ['banlist'], matches: [{ category: 'banlist', term: banlist[999] }] });
+    expect(run(`${'a '.repeat(10_000)}k1000`, { banlist, categories: [] }).hit).toBe(false);
+  });
+
   it('adds banlist words (whole words, any case) and honours allowlist and categories', () => {
     expect(run('Project Nightjar launches soon', { banlist: ['project nightjar'] }).details).toEqual({
       categories: ['banlist'],

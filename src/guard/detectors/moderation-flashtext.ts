@@ -18,6 +18,7 @@ import {
   plainForm,
   WORD_DATASET,
 } from './moderation-lists.js';
+import { createKeywordMatcher, type KeywordMatcher } from './keyword-matcher.js';
 
 const baseParams = paramParser({
   /** Files on Dome's host: the service reads no file named by a configuration (use `banlist`). */
@@ -35,7 +36,7 @@ export interface ModerationParams {
   allowlist: string[];
   categories: ModerationCategory[];
   /** Compiled once per configuration. */
-  compiled: { words: RegExpMatcher | null; banlist: RegExp | null; allow: Set<string> };
+  compiled: { words: RegExpMatcher | null; banlist: KeywordMatcher | null; allow: Set<string> };
 }
 
 /** Letters spelled apart ("c u n t", "f.u.c.k"): read again with the gaps closed. */
@@ -54,7 +55,8 @@ function closedGaps(text: string): string {
 const FULL_READ = 65_536;
 const EDGE = 32_768;
 
-const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A banlist term counts as a whole word: no letter or digit right before or after it. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 const DEFAULT_MATCHER = buildWordMatcher();
 const MAX_MATCHES = 10;
 
@@ -64,9 +66,8 @@ function parseParams(raw: Record<string, unknown>): ModerationParams {
   const wordsWanted = categories.some((c) => c === 'profanity' || c === 'sexual' || c === 'hate');
   const words = wordsWanted ? (parsed.allowlist.length ? buildWordMatcher(parsed.allowlist) : DEFAULT_MATCHER) : null;
   const terms = parsed.banlist.map((w) => normaliseForPhrases(w).trim().replace(/\s+/g, ' ')).filter((w) => w.length > 0);
-  const banlist = terms.length
-    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map((t) => escape(t).replace(/ /g, '\\s+')).join('|')})(?![\\p{L}\\p{N}])`, 'gu')
-    : null;
+  // Not a regular expression of alternatives: linear in the text whatever the list (keyword-matcher.ts).
+  const banlist = terms.length ? createKeywordMatcher(terms, WORD_CHAR) : null;
   const allow = new Set(parsed.allowlist.map(normaliseForPhrases));
   return { banlist: parsed.banlist, allowlist: parsed.allowlist, categories, compiled: { words, banlist, allow } };
 }
@@ -118,11 +119,12 @@ export const moderationFlashtext: SyncDetectorDefinition<ModerationParams> = {
       const found = phrase.pattern.exec(normalised);
       if (found) add({ category: phrase.category, term: found[0] });
     }
-    if (params.compiled.banlist) {
-      params.compiled.banlist.lastIndex = 0;
-      for (let m = params.compiled.banlist.exec(normalised); m !== null && matches.length < MAX_MATCHES; m = params.compiled.banlist.exec(normalised)) {
-        add({ category: 'banlist', term: m[0].replace(/\s+/g, ' ') });
-      }
+    const banlist = params.compiled.banlist;
+    if (banlist && matches.length < MAX_MATCHES) {
+      banlist.scan(normalised.replace(/\s+/g, ' '), (term) => {
+        add({ category: 'banlist', term: banlist.keywords[term] as string });
+        return matches.length >= MAX_MATCHES;
+      });
     }
     if (matches.length === 0) return clean({ matches: [] });
     const score = Math.max(...matches.map((m) => (m.category === 'banlist' ? 1 : CATEGORY_SCORE[m.category])));

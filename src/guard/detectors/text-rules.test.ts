@@ -36,6 +36,17 @@ describe('keyword-banlist', () => {
     expect(keywordBanlist.detect('a.b', keywordBanlist.parseParams({ keywords: ['a*b'] }), {}).hit).toBe(false);
   });
 
+  it('takes a list of a thousand long phrases sharing their first words, and reads a long text of those words', () => {
+    // As one regular expression of alternatives, this list failed to compile after seconds of work.
+    const keywords = Array.from({ length: 1000 }, (_, i) => `${'a '.repeat(75)}k${i}`);
+    const params = keywordBanlist.parseParams({ keywords });
+    const text = `${'A '.repeat(10_000)}K999 and more`;
+    expect(keywordBanlist.detect(text, params, {})).toMatchObject({ hit: true, details: { matched: [keywords[999]] } });
+    expect(keywordBanlist.detect(text.replace('K999', 'K1000'), params, {}).hit).toBe(false);
+    const substring = keywordBanlist.parseParams({ keywords, match: 'substring' });
+    expect(keywordBanlist.detect(`${'a'.repeat(50_000)}${'a '.repeat(75)}k3x`, substring, {}).details).toEqual({ matched: [keywords[3]] });
+  });
+
   it('requires keywords', () => {
     expect(() => keywordBanlist.parseParams({})).toThrow(/at least one keyword/);
     expect(() => keywordBanlist.parseParams({ keywords: ['  '] })).toThrow(GuardConfigError);

@@ -6,6 +6,7 @@
  */
 import { booleanParam, nullable, numberParam, paramParser, stringListParam, stringParam, type SyncDetectorDefinition } from '../params.js';
 import { clean, GuardConfigError } from '../types.js';
+import { createKeywordMatcher, type KeywordMatcher } from './keyword-matcher.js';
 
 const lengthParams = paramParser({
   max_chars: numberParam(32_000, { min: 1, max: 100_000_000, integer: true }),
@@ -47,10 +48,17 @@ export interface KeywordParams {
   keywords: string[];
   match: 'word' | 'substring';
   case_sensitive: boolean;
-  pattern: RegExp;
+  /** Compiled once per configuration: linear in the text whatever the keywords (keyword-matcher.ts). */
+  matcher: KeywordMatcher;
 }
 
-const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Runs of space as one space, and lower case unless case matters: keywords and texts alike, so that a phrase matches across spacing. */
+const normalise = (text: string, caseSensitive: boolean) => {
+  const spaced = text.replace(/\s+/g, ' ');
+  return caseSensitive ? spaced : spaced.toLowerCase();
+};
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+const MAX_REPORTED = 20;
 
 export const keywordBanlist: SyncDetectorDefinition<KeywordParams> = {
   id: 'keyword-banlist',
@@ -60,19 +68,19 @@ export const keywordBanlist: SyncDetectorDefinition<KeywordParams> = {
     const parsed = keywordBase(raw);
     const keywords = parsed.keywords.map((k) => k.trim()).filter((k) => k.length > 0);
     if (keywords.length === 0) throw new GuardConfigError(['keywords'], 'Field required: at least one keyword', 'missing');
-    // Longest first, so that a phrase wins over a word it starts with.
-    const alternatives = [...keywords].sort((a, b) => b.length - a.length).map((k) => escape(k).replace(/\s+/g, '\\s+'));
-    const body = `(?:${alternatives.join('|')})`;
-    const source = parsed.match === 'word' ? `(?<![\\p{L}\\p{N}_])${body}(?![\\p{L}\\p{N}_])` : body;
-    return { ...parsed, keywords, pattern: new RegExp(source, parsed.case_sensitive ? 'gu' : 'giu') };
+    const matcher = createKeywordMatcher(
+      keywords.map((k) => normalise(k, parsed.case_sensitive)),
+      parsed.match === 'word' ? WORD_CHAR : null,
+    );
+    return { ...parsed, keywords, matcher };
   },
   detect(text, params) {
     const matched = new Set<string>();
-    params.pattern.lastIndex = 0;
-    for (let m = params.pattern.exec(text); m !== null && matched.size < 20; m = params.pattern.exec(text)) {
-      const term = m[0].replace(/\s+/g, ' ');
-      matched.add(params.case_sensitive ? term : term.toLowerCase());
-    }
+    const { matcher } = params;
+    matcher.scan(normalise(text, params.case_sensitive), (keyword) => {
+      matched.add(matcher.keywords[keyword] as string);
+      return matched.size >= MAX_REPORTED;
+    });
     return matched.size ? { hit: true, score: 1, label: 'flagged', details: { matched: [...matched] } } : clean({ matched: [] });
   },
 };

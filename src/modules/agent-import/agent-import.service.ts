@@ -1,3 +1,4 @@
+import type { OutboundFence } from '../../connector/index.js';
 import type { Deps } from '../../deps.js';
 import { RequestValidationError, type ValidationIssue } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
@@ -26,6 +27,8 @@ export interface ImportPlan {
 export interface AgentImportDeps extends Pick<Deps, 'now'> {
   agents: Pick<AgentService, 'createImported'>;
   discovery?: DiscoveryOptions;
+  /** Where the card may be fetched from: the agents' outbound fence (WARDEN_OUTBOUND_*), the same the connector uses. */
+  fence?: OutboundFence | undefined;
   /** Injected so that the service can be run without a network; defaults to the real lookup. */
   discover?: (url: string, options: DiscoveryOptions) => Promise<Discovery>;
 }
@@ -45,7 +48,7 @@ function fromCard(card: MappedCard, input: UnifiedImportRequestIn): AgentCreateB
 
 export function createAgentImportService(deps: AgentImportDeps) {
   const { agents, now } = deps;
-  const discovery = deps.discovery ?? DEFAULT_DISCOVERY;
+  const discovery: DiscoveryOptions = { ...(deps.discovery ?? DEFAULT_DISCOVERY), ...(deps.fence ? { fence: deps.fence } : {}) };
   const discover = deps.discover ?? discoverAgentCard;
 
   const common = (input: UnifiedImportRequestIn): Partial<AgentCreateBody> => ({

@@ -1,30 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DISCOVERY, discoverAgentCard, isForbiddenAddress, WELL_KNOWN_PATHS } from './card-discovery.js';
-
-describe('isForbiddenAddress', () => {
-  it('refuses link-local and unspecified addresses, including cloud metadata, and allows private ones', () => {
-    for (const a of [
-      '169.254.169.254',
-      '169.254.0.1',
-      '0.0.0.0',
-      '::',
-      'fe80::1',
-      'FEBF::1',
-      '::ffff:169.254.169.254',
-      '::ffff:a9fe:a9fe',
-      '64:ff9b::a9fe:a9fe',
-      'fd00:ec2::254',
-      'not-an-ip',
-    ]) {
-      expect(isForbiddenAddress(a), a).toBe(true);
-    }
-    for (const a of ['10.0.0.5', '192.168.1.10', '172.16.0.1', '127.0.0.1', '::1', '8.8.8.8', 'fd12::1', '2001:db8::1']) {
-      expect(isForbiddenAddress(a), a).toBe(false);
-    }
-  });
-});
+import { createOutboundFence, parseOutboundRules, type HostResolver } from '../../connector/index.js';
+import { DEFAULT_DISCOVERY, discoverAgentCard, WELL_KNOWN_PATHS } from './card-discovery.js';
 
 describe('discoverAgentCard', () => {
   let server: Server;
@@ -45,15 +23,15 @@ describe('discoverAgentCard', () => {
   });
   afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const refused = (origin: string) =>
-    WELL_KNOWN_PATHS.map((path) => `${origin}${path} points at a link-local address, which Warden does not fetch from`);
+  const linkLocal = (shown: string) => `${shown} is a link-local address (cloud metadata lives there); Warden never calls it`;
+  const refused = (origin: string, why = linkLocal(new URL(origin).hostname)) => WELL_KNOWN_PATHS.map((path) => `${origin}${path} is not fetched: ${why}`);
 
   it('does not fetch from a link-local address at all', async () => {
     const result = await discoverAgentCard('http://169.254.169.254/latest/meta-data/', { timeoutMs: 500, maxBytes: 1024 });
     expect(result).toEqual({ found: null, notes: refused('http://169.254.169.254') });
     const card = await discoverAgentCard('http://169.254.169.254/card.json', { timeoutMs: 500, maxBytes: 1024 });
     expect(card.notes).toEqual([
-      'http://169.254.169.254/card.json points at a link-local address, which Warden does not fetch from',
+      `http://169.254.169.254/card.json is not fetched: ${linkLocal('169.254.169.254')}`,
       ...refused('http://169.254.169.254'),
     ]);
   });
@@ -81,6 +59,44 @@ describe('discoverAgentCard', () => {
         `http://localhost:${port}/.well-known/agent.json answered HTTP 404`,
       ],
     });
+  });
+
+  it('refuses every cloud metadata address and name the connector refuses, not only link-local ones', async () => {
+    const options = { timeoutMs: 300, maxBytes: 1024 };
+    const alibaba = await discoverAgentCard('http://100.100.100.200/', options);
+    expect(alibaba).toEqual({ found: null, notes: refused('http://100.100.100.200', '100.100.100.200 is a cloud metadata address; Warden never calls it') });
+    const google = await discoverAgentCard('http://metadata.google.internal/', options);
+    const why = 'metadata.google.internal is a cloud metadata service; Warden never calls it';
+    expect(google).toEqual({ found: null, notes: refused('http://metadata.google.internal', why) });
+  });
+
+  it("goes through the service's fence: WARDEN_OUTBOUND_DENY and WARDEN_OUTBOUND_ALLOW apply, and nothing is fetched", async () => {
+    hits.length = 0;
+    const denied = createOutboundFence(parseOutboundRules('127.0.0.0/8', undefined));
+    const host = new URL(base).hostname;
+    const result = await discoverAgentCard(`${base}/agent`, { timeoutMs: 2000, maxBytes: 1024, fence: denied });
+    expect(result).toEqual({ found: null, notes: refused(base, `${host} is refused by WARDEN_OUTBOUND_DENY (127.0.0.0/8)`) });
+    const allowOther = createOutboundFence(parseOutboundRules(undefined, '10.0.0.0/8'));
+    const notAllowed = await discoverAgentCard(`${base}/agent`, { timeoutMs: 2000, maxBytes: 1024, fence: allowOther });
+    expect(notAllowed).toEqual({ found: null, notes: refused(base, `${host} is not in WARDEN_OUTBOUND_ALLOW`) });
+    expect(hits).toEqual([]);
+  });
+
+  it('checks the addresses a name resolves to when connecting, with the fence\'s resolver (DNS rebinding gains nothing)', async () => {
+    hits.length = 0;
+    const port = new URL(base).port;
+    const answers: Record<string, string> = { 'agent.example.test': '127.0.0.1', 'rebound.example.test': '169.254.169.254' };
+    const resolver: HostResolver = async (name) => [{ address: answers[name] ?? '192.0.2.1', family: 4 }];
+    const fence = createOutboundFence(undefined, { resolver });
+    const reached = await discoverAgentCard(`http://agent.example.test:${port}/agent`, { timeoutMs: 2000, maxBytes: 1024, fence });
+    expect(reached.notes[1]).toBe(`http://agent.example.test:${port}/.well-known/agent.json answered HTTP 404`);
+    expect(hits).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json']);
+    const rebound = await discoverAgentCard(`http://rebound.example.test:${port}/agent`, { timeoutMs: 2000, maxBytes: 1024, fence });
+    expect(rebound).toEqual({
+      found: null,
+      notes: refused(`http://rebound.example.test:${port}`, `rebound.example.test (169.254.169.254) is a link-local address (cloud metadata lives there); Warden never calls it`),
+    });
+    expect(hits).toHaveLength(2);
   });
 
   it('does not follow a redirect', async () => {

@@ -4,10 +4,9 @@
  * without a card the agent is still registered, as a plain black box.
  */
 
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { createOutboundFence, fencedLookup, OutboundRefusal, type OutboundFence } from '../../connector/index.js';
 
 export const WELL_KNOWN_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'] as const;
 
@@ -16,6 +15,8 @@ export interface DiscoveryOptions {
   timeoutMs: number;
   /** A card larger than this is not read. */
   maxBytes: number;
+  /** Which addresses may be fetched from: the service passes the agents' fence (default: the fixed deny-list only). */
+  fence?: OutboundFence | undefined;
 }
 
 export const DEFAULT_DISCOVERY: DiscoveryOptions = { timeoutMs: 3_000, maxBytes: 256 * 1024 };
@@ -39,54 +40,40 @@ export function candidateCardUrls(agentUrl: string): string[] {
 }
 
 /**
- * Agents live on internal networks, so private addresses are allowed; but nothing an agent
- * serves lives on a link-local or unspecified address, where cloud metadata services
- * (169.254.169.254, fd00:ec2::254) hand out credentials. Node's BlockList also matches the
- * IPv4-mapped forms (::ffff:169.254.169.254); NAT64 and IPv4-compatible forms are listed.
+ * The fence every call to an address a user gave goes through (src/connector/outbound.ts):
+ * cloud metadata and other never-called blocks refused, WARDEN_OUTBOUND_DENY and
+ * WARDEN_OUTBOUND_ALLOW applied, the address checked being the address connected to. Private
+ * addresses are allowed, as for agents: agents live on internal networks.
  */
-const FORBIDDEN = new BlockList();
-FORBIDDEN.addSubnet('169.254.0.0', 16, 'ipv4');
-FORBIDDEN.addSubnet('0.0.0.0', 8, 'ipv4');
-FORBIDDEN.addSubnet('fe80::', 10, 'ipv6');
-FORBIDDEN.addAddress('::', 'ipv6');
-FORBIDDEN.addAddress('fd00:ec2::254', 'ipv6');
-FORBIDDEN.addSubnet('64:ff9b::a9fe:0', 112, 'ipv6');
-FORBIDDEN.addSubnet('::a9fe:0', 112, 'ipv6');
+const DEFAULT_FENCE = createOutboundFence();
 
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return FORBIDDEN.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-class ForbiddenAddressError extends Error {}
-
-/**
- * The address is checked in the connection's own DNS lookup, so the address checked is the
- * address connected to (a name that resolves elsewhere on a second lookup gains nothing).
- */
-function checkedLookup(hostname: string, options: object, callback: (...args: unknown[]) => void): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error);
-    if (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address))) return callback(new ForbiddenAddressError(hostname));
-    if ((options as { all?: boolean }).all) return callback(null, addresses);
-    const first = addresses[0] as LookupAddress;
-    return callback(null, first.address, first.family);
-  });
-}
+const refusalOf = (error: unknown): OutboundRefusal | undefined => {
+  if (error instanceof OutboundRefusal) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof OutboundRefusal ? cause : undefined;
+};
 
 type Outcome = { card: Record<string, unknown> } | { note: string };
 
-/** One GET, no redirects followed, at most `maxBytes`, within `timeoutMs`. */
-function get(href: string, options: DiscoveryOptions): Promise<{ status: number; text: string | null } | { failure: 'timeout' | 'forbidden' | 'unreachable' }> {
+/** One GET through the fence, no redirects followed, at most `maxBytes`, within `timeoutMs`. */
+function get(
+  href: string,
+  options: DiscoveryOptions,
+): Promise<{ status: number; text: string | null } | { failure: 'timeout' | 'unreachable' } | { refused: string }> {
   const url = new URL(href);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && isForbiddenAddress(host)) return Promise.resolve({ failure: 'forbidden' });
+  const fence = options.fence ?? DEFAULT_FENCE;
+  try {
+    fence.checkHost(url.hostname);
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal === undefined) throw error;
+    return Promise.resolve({ refused: refusal.message });
+  }
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const request = client.get(
       url,
-      { headers: { accept: 'application/json' }, lookup: checkedLookup as never, signal: AbortSignal.timeout(options.timeoutMs) },
+      { headers: { accept: 'application/json' }, lookup: fencedLookup(fence), signal: AbortSignal.timeout(options.timeoutMs) },
       (response) => {
         const status = response.statusCode ?? 0;
         if (Number(response.headers['content-length'] ?? '0') > options.maxBytes || status < 200 || status >= 300) {
@@ -108,7 +95,8 @@ function get(href: string, options: DiscoveryOptions): Promise<{ status: number;
       },
     );
     request.on('error', (error: Error) => {
-      if (error instanceof ForbiddenAddressError || (error as { cause?: unknown }).cause instanceof ForbiddenAddressError) resolve({ failure: 'forbidden' });
+      const refusal = refusalOf(error);
+      if (refusal !== undefined) resolve({ refused: refusal.message });
       else if (error.name === 'AbortError' || error.name === 'TimeoutError') resolve({ failure: 'timeout' });
       else resolve({ failure: 'unreachable' });
     });
@@ -118,8 +106,8 @@ function get(href: string, options: DiscoveryOptions): Promise<{ status: number;
 async function tryOne(href: string, options: DiscoveryOptions): Promise<Outcome> {
   if (!/^https?:$/.test(new URL(href).protocol)) return { note: `${href} is not an http(s) URL` };
   const result = await get(href, options);
+  if ('refused' in result) return { note: `${href} is not fetched: ${result.refused}` };
   if ('failure' in result) {
-    if (result.failure === 'forbidden') return { note: `${href} points at a link-local address, which Warden does not fetch from` };
     if (result.failure === 'timeout') return { note: `${href} did not answer within ${options.timeoutMs / 1000} s` };
     return { note: `${href} could not be reached` };
   }

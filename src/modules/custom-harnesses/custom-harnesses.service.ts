@@ -103,7 +103,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
     async remove(principal: Principal, id: string, teamId: string | null | undefined) {
       const row = await load(principal, id, teamId, 'evaluation:write');
       await db.transaction().execute(async (trx) => {
-        await deleteJobsBySubject(trx, row.id);
+        await deleteJobsBySubject(trx, row.id, { kind: GENERATION_JOB, teamId: row.team_id });
         await repo.deleteHarness(trx, row.id);
       });
     },

@@ -158,7 +158,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
     async remove(principal: Principal, id: string, teamId: string | undefined) {
       const row = await loadEvaluation(db, principal, id, teamId, 'evaluation:write');
       await db.transaction().execute(async (trx) => {
-        await deleteJobsBySubject(trx, row.id);
+        await deleteJobsBySubject(trx, row.id, { kind: EVALUATION_JOB, teamId: row.team_id });
         await repo.deleteEvaluation(trx, row.id);
       });
       return { status: 'deleted', evaluation_id: row.id };

@@ -197,7 +197,7 @@ export function createRedteamService(deps: RedteamDeps) {
     async remove(principal: Principal, id: string, teamId: string | undefined) {
       const row = await loadCampaign(db, principal, id, teamId, 'redteam:write');
       await db.transaction().execute(async (trx) => {
-        await deleteJobsBySubject(trx, row.id);
+        await deleteJobsBySubject(trx, row.id, { kind: CAMPAIGN_JOB, teamId: row.team_id });
         await repo.deleteCampaign(trx, row.id);
       });
       return { status: 'deleted', campaign_id: row.id };

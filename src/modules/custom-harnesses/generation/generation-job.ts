@@ -117,7 +117,18 @@ export function createGenerationJob(options: GenerationOptions): JobHandler<Gene
         throw new Error('Nothing to build prompts from: choose personas, or policies with approved prohibition or obligation rules');
       }
       const at = now();
-      await db.transaction().execute(async (trx) => {
+      const written = await db.transaction().execute(async (trx) => {
+        // Still a draft (not cancelled or deleted meanwhile) first: a stopped generation writes no prompt.
+        const active = await updateDraft(trx, harness.id, {
+          status: 'active',
+          prompt_count: prompts.length,
+          generated_at: at,
+          generator,
+          pillar: pillarOf(source.rules),
+          creation_error: null,
+          updated_at: at,
+        });
+        if (!active) return false;
         await deletePrompts(trx, harness.id);
         await insertPrompts(
           trx,
@@ -133,17 +144,9 @@ export function createGenerationJob(options: GenerationOptions): JobHandler<Gene
             expect: JSON.stringify(p.expect),
           })),
         );
-        await updateDraft(trx, harness.id, {
-          status: 'active',
-          prompt_count: prompts.length,
-          generated_at: at,
-          generator,
-          pillar: pillarOf(source.rules),
-          creation_error: null,
-          updated_at: at,
-        });
+        return true;
       });
-      await log(`Generated ${prompts.length} prompts (${generator})`);
+      await log(written ? `Generated ${prompts.length} prompts (${generator})` : 'The harness was cancelled or deleted meanwhile: no prompt was written');
     },
     async onEnded(job, trx) {
       const reason = job.status === 'cancelled' ? 'Generation was cancelled' : job.reason;

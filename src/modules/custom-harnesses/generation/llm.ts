@@ -13,6 +13,12 @@ import { PERSONA_DIMENSION, POLICY_DIMENSION, templatePrompts } from './template
 
 const PROMPTS_PER_PAIR = 3;
 const CONCURRENT_CALLS = 4;
+/**
+ * Calls to the model one generation makes at most: enough pairs to write MAX_GENERATED_PROMPTS
+ * prompts. Rules × personas is unbounded (50 policies of any number of rules, 50 personas), and
+ * each call costs the operator; the pairs past this get the offline templates.
+ */
+export const MAX_MODEL_PAIRS = Math.ceil(MAX_GENERATED_PROMPTS / PROMPTS_PER_PAIR);
 const MAX_PROMPT_CHARS = 4000;
 const MAX_CRITERIA_CHARS = 1000;
 
@@ -83,10 +89,17 @@ async function promptsForPair(llm: LlmConfig, source: GenerationSource, pair: Pa
   }));
 }
 
+/** The offline templates' prompts for one (rule, persona) pair. */
+const templatesFor = (source: GenerationSource, pair: Pair) => {
+  const one = { ...source, rules: [pair.rule], personas: pair.persona === null ? [] : [pair.persona] };
+  return templatePrompts(one).filter((p) => p.dimension_name === POLICY_DIMENSION);
+};
+
 export interface LlmGenerationReport {
   prompts: GeneratedPrompt[];
   /** Pairs the model failed on (templates were used for them). */
   fallbacks: number;
+  /** Pairs sent to the model (at most MAX_MODEL_PAIRS; templates for the others). */
   pairs: number;
 }
 
@@ -96,9 +109,11 @@ export async function llmPrompts(
   source: GenerationSource,
   signal: AbortSignal,
   onPair: (done: number, total: number) => void,
+  maxModelPairs = MAX_MODEL_PAIRS,
 ): Promise<LlmGenerationReport> {
   const personas: Array<SourcePersona | null> = source.personas.length > 0 ? source.personas : [null];
-  const pairs: Pair[] = source.rules.flatMap((rule) => personas.map((persona) => ({ rule, persona })));
+  const all: Pair[] = source.rules.flatMap((rule) => personas.map((persona) => ({ rule, persona })));
+  const pairs = all.slice(0, maxModelPairs);
   const results: GeneratedPrompt[][] = new Array(pairs.length);
   let next = 0;
   let done = 0;
@@ -113,15 +128,14 @@ export async function llmPrompts(
       } catch {
         if (signal.aborted) return;
         fallbacks++;
-        results[index] = templatePrompts({ ...source, rules: [pair.rule], personas: pair.persona === null ? [] : [pair.persona] }).filter(
-          (p) => p.dimension_name === POLICY_DIMENSION,
-        );
+        results[index] = templatesFor(source, pair);
       }
       onPair(++done, pairs.length);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_CALLS, pairs.length) }, worker));
   if (signal.aborted) throw new Error('generation stopped');
+  const beyond = all.slice(pairs.length).flatMap((pair) => templatesFor(source, pair));
   const personaPrompts = templatePrompts({ ...source, rules: [] }).filter((p) => p.dimension_name === PERSONA_DIMENSION);
-  return { prompts: [...results.flat(), ...personaPrompts].slice(0, MAX_GENERATED_PROMPTS), fallbacks, pairs: pairs.length };
+  return { prompts: [...results.flat(), ...beyond, ...personaPrompts].slice(0, MAX_GENERATED_PROMPTS), fallbacks, pairs: pairs.length };
 }

@@ -24,7 +24,8 @@ const MAX_WAITING_BATCHES = 4;
 /**
  * Results are written in batches: one transaction per batch stores its results and the
  * evaluation's progress together, so a restart loses at most the batch being filled (those
- * prompts are sent again) and never a stored prompt. Writes happen one at a time, in the
+ * prompts are sent again) and never a stored prompt; a batch that comes after the evaluation
+ * was cancelled or deleted is dropped (what is stored is what its end says). Writes happen one at a time, in the
  * order results came in; senders go on while a batch is written, unless too many wait.
  */
 export function createResultBatches(options: ResultBatchOptions) {
@@ -44,13 +45,18 @@ export function createResultBatches(options: ResultBatchOptions) {
     const nextDone = done + batch.length;
     const nextErrors = errors + batchErrors;
     const running = await db.transaction().execute(async (trx) => {
-      await insertResults(trx, batch);
       const message = progressMessage(nextDone, total, nextErrors);
-      return updateRunning(trx, evaluationId, { progress_done: nextDone, error_count: nextErrors, status_message: message });
+      // The evaluation still running first: a cancelled or deleted one gets no result after its end.
+      if (!(await updateRunning(trx, evaluationId, { progress_done: nextDone, error_count: nextErrors, status_message: message }))) return false;
+      await insertResults(trx, batch);
+      return true;
     });
+    if (!running) {
+      stopped = true;
+      return;
+    }
     done = nextDone;
     errors = nextErrors;
-    if (!running) stopped = true;
     options.onWritten(done, total, errors);
   }
 

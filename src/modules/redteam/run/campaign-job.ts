@@ -131,6 +131,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
 
     await updateActive(db, campaign.id, { status_message: `Attacking (${total} attacks and checks)`, updated_at: now() });
     const writer = findingWriter(db, {
+      campaignId: campaign.id,
+      now,
       size: options.batchSize ?? 25,
       intervalMs: options.batchIntervalMs ?? 500,
       onWritten: (count) => {

@@ -4,7 +4,7 @@ import { CATEGORY_DEFAULTS, getProbe } from '../../../redteam/probes/index.js';
 import type { StaticFinding } from '../../../redteam/static-analysis.js';
 import type { Catch } from '../../../redteam/guard.js';
 import type { AttackOutcome, ConversationTurn } from '../../../redteam/types.js';
-import { insertFindings, type NewFinding } from '../redteam.repo.js';
+import { insertFindings, updateActive, type NewFinding } from '../redteam.repo.js';
 
 /** A stored text keeps at most this many characters (the verdict was made on the whole of it). */
 const MAX_TEXT = 32_000;
@@ -118,13 +118,19 @@ export function staticPassRow(campaignId: string, seq: number, rule: StaticFindi
 
 /**
  * Findings written in batches (one transaction per `size` rows or per `intervalMs`), so that
- * a campaign costs few commits whatever its size (docs/jobs.md, "Cost on SQLite").
+ * a campaign costs few commits whatever its size (docs/jobs.md, "Cost on SQLite"). A batch
+ * that comes after the campaign ended (cancelled, deleted) is dropped: the campaign is checked
+ * (and its row locked) in the batch's transaction before the findings are written.
  */
-export function findingWriter(db: Kysely<DB>, options: { size: number; intervalMs: number; onWritten: (count: number) => void }) {
+export function findingWriter(
+  db: Kysely<DB>,
+  options: { campaignId: string; size: number; intervalMs: number; onWritten: (count: number) => void; now: () => number },
+) {
   let pending: NewFinding[] = [];
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let failure: unknown;
+  let stopped = false;
 
   function flush(): Promise<void> {
     if (timer !== undefined) clearTimeout(timer);
@@ -133,10 +139,15 @@ export function findingWriter(db: Kysely<DB>, options: { size: number; intervalM
     pending = [];
     if (rows.length > 0) {
       writing = writing.then(async () => {
-        if (failure !== undefined) return;
+        if (failure !== undefined || stopped) return;
         try {
-          await insertFindings(db, rows);
-          options.onWritten(rows.length);
+          const active = await db.transaction().execute(async (trx) => {
+            if (!(await updateActive(trx, options.campaignId, { updated_at: options.now() }))) return false;
+            await insertFindings(trx, rows);
+            return true;
+          });
+          if (active) options.onWritten(rows.length);
+          else stopped = true;
         } catch (error) {
           failure = error;
         }
@@ -148,8 +159,13 @@ export function findingWriter(db: Kysely<DB>, options: { size: number; intervalM
   }
 
   return {
+    /** The campaign had ended when a batch was written: nothing more is stored. */
+    get stopped() {
+      return stopped;
+    },
     async add(row: NewFinding): Promise<void> {
       if (failure !== undefined) throw failure;
+      if (stopped) return;
       pending.push(row);
       if (pending.length >= options.size) return flush();
       if (timer === undefined) {

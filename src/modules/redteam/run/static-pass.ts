@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { runDetection } from '../../../guard/engine.js';
 import { analyseSource, type StaticFinding } from '../../../redteam/static-analysis.js';
-import { insertFindings, type NewFinding } from '../redteam.repo.js';
+import { insertFindings, updateActive, type NewFinding } from '../redteam.repo.js';
 import { staticPassRow, staticRow } from './findings.js';
 
 const RULES: ReadonlyArray<StaticFinding['rule']> = ['hardcoded-secret', 'prompt-concatenation', 'unrestricted-tool'];
@@ -39,7 +39,10 @@ export async function runStaticPass(
       if (notChecked.has(rule) || report.findings.some((f) => f.rule === rule)) continue;
       rows.push(staticPassRow(campaignId, seqBase + rows.length, rule, report.files, at));
     }
-    await insertFindings(db, rows);
+    // Only while the campaign is still going (cancelled or deleted meanwhile: nothing is written).
+    await db.transaction().execute(async (trx) => {
+      if (await updateActive(trx, campaignId, { updated_at: at })) await insertFindings(trx, rows);
+    });
   }
   log(`White box: ${report.findings.length} findings in ${report.files} file(s), ${report.lines} lines`);
   return { files: report.files, lines: report.lines, findings: report.findings.length, not_checked: report.notChecked };
