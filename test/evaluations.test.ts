@@ -82,7 +82,7 @@ describe('an evaluation against a compliant and a refusing agent', () => {
   });
 
   it('sends the same prompts for the same seed and sample size', async () => {
-    const page = async (id: string) => (await call('GET', `/v1/evaluation-results/${id}/results?limit=10000`)).json().results.map((r: any) => r.prompt_id);
+    const page = async (id: string) => (await call('GET', `/v1/evaluation-results/${id}/results?limit=2000`)).json().results.map((r: any) => r.prompt_id);
     expect(await page(badRun.evaluation_id)).toEqual(await page(goodRun.evaluation_id));
   });
 
@@ -112,7 +112,7 @@ describe('an evaluation against a compliant and a refusing agent', () => {
   });
 
   it('answers one row per prompt, with the prompt, the response, detector scores and the verdict; never the key', async () => {
-    const res = await call('GET', `/v1/evaluation-results/${badRun.evaluation_id}/results?limit=10000`);
+    const res = await call('GET', `/v1/evaluation-results/${badRun.evaluation_id}/results?limit=2000`);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.total).toBe(badRun.progress.total);

@@ -136,7 +136,7 @@ export const EvaluationListResponse = Type.Object({ results: Type.Array(Evaluati
 
 export const ResultsQuery = Type.Object({
   team_id: TeamId(),
-  limit: Type.Integer({ minimum: 1, maximum: 10_000, default: 1000, description: 'Warden addition: prompts per page, in the order they were planned' }),
+  limit: Type.Integer({ minimum: 1, maximum: 2_000, default: 1000, description: 'Warden addition: prompts per page, in the order they were planned' }),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'Warden addition: prompts to skip' }),
   passed: Type.Optional(Type.Boolean({ description: 'Warden addition: only passed (true) or failed (false) prompts' })),
 });

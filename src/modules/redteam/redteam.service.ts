@@ -65,6 +65,25 @@ function checkRunnable(categories: readonly AttackCategory[], plugins: readonly 
 const logText = (lines: ReadonlyArray<{ at: number; level: string; message: string }>) =>
   lines.map((line) => `${new Date(line.at).toISOString()} ${line.level.toUpperCase()} ${line.message}`).join('\n');
 
+/**
+ * A campaign plans at most this many attacks (`num_tests` × categories × strategies, and as many
+ * again for a grey-box agent's own cases): its findings are answered and downloaded whole (the
+ * reference's result has no paging), so one request must stay a bounded amount of memory.
+ */
+export const MAX_CAMPAIGN_ATTACKS = 2_000;
+
+function checkCampaignSize(numTests: number, categories: number, strategies: number): void {
+  const planned = numTests * categories * strategies;
+  if (planned > MAX_CAMPAIGN_ATTACKS) {
+    throw invalid(
+      ['body', 'num_tests'],
+      `A campaign plans at most ${MAX_CAMPAIGN_ATTACKS} attacks: num_tests × categories × strategies is ${numTests} × ${categories} × ` +
+        `${strategies} = ${planned}; lower one of them, or split the campaign`,
+      'less_than_equal',
+    );
+  }
+}
+
 export function createRedteamService(deps: RedteamDeps) {
   const { db, now } = deps;
 
@@ -114,6 +133,7 @@ export function createRedteamService(deps: RedteamDeps) {
       const categories = [...new Set(body.categories)];
       const strategies = checkStrategies(body.strategies);
       const customPlugins = checkCustomPlugins(categories, body.custom_plugins);
+      checkCampaignSize(body.num_tests, categories.length, strategies.length);
       const options = parseOptions(body.provider_config as Record<string, unknown> | null | undefined);
       const target = await resolveTarget(teamId, body, options);
       checkRunnable(categories, customPlugins, target.accessLevel);

@@ -6,19 +6,26 @@ import type { Catch } from '../../../redteam/guard.js';
 import type { AttackOutcome, ConversationTurn } from '../../../redteam/types.js';
 import { insertFindings, updateActive, type NewFinding } from '../redteam.repo.js';
 
-/** A stored text keeps at most this many characters (the verdict was made on the whole of it). */
-const MAX_TEXT = 32_000;
+/**
+ * What a finding keeps (the verdict was made on the whole texts): its attack and answer up to
+ * MAX_TEXT characters, and the last MAX_TURNS turns of its conversation, each text up to
+ * MAX_TURN_TEXT (`metadata.turns` counts them all). A campaign's findings are answered and
+ * downloaded whole, so these bound one request's memory with the campaign's size (redteam.service.ts).
+ */
+const MAX_TEXT = 16_000;
+const MAX_TURNS = 10;
+const MAX_TURN_TEXT = 4_000;
 /** PostgreSQL text cannot hold NUL; an agent's answer may. */
-const storable = (text: string) => {
+const storable = (text: string, max = MAX_TEXT) => {
   const clean = text.replace(/\u0000/g, '');
-  return clean.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT)}…` : clean;
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 };
 
 const storableTurn = (turn: ConversationTurn): ConversationTurn => ({
   ...turn,
-  prompt: storable(turn.prompt),
-  response: storable(turn.response),
-  ...(turn.unguardedResponse !== undefined ? { unguardedResponse: storable(turn.unguardedResponse) } : {}),
+  prompt: storable(turn.prompt, MAX_TURN_TEXT),
+  response: storable(turn.response, MAX_TURN_TEXT),
+  ...(turn.unguardedResponse !== undefined ? { unguardedResponse: storable(turn.unguardedResponse, MAX_TURN_TEXT) } : {}),
 });
 
 /** One attack's row: its finding (or its error) and its conversation. */
@@ -53,7 +60,7 @@ export function findingRow(campaignId: string, seq: number, outcome: AttackOutco
     attack_score: verdict?.score ?? null,
     detector_id: verdict?.detector ?? null,
     metadata: JSON.stringify(metadata),
-    conversation: JSON.stringify(outcome.conversation.map(storableTurn)),
+    conversation: JSON.stringify(outcome.conversation.slice(-MAX_TURNS).map(storableTurn)),
     error: outcome.error === null ? null : storable(outcome.error),
     created_at: at,
   };
