@@ -8,6 +8,7 @@ import { isRefusal } from '../attacks/refusal.js';
 import { CLAIMS_INSTRUCTIONS, containsMarker, hedgesFound, measureLeak, triggersFound } from '../evaluation/checks.js';
 import type { DetectionResult } from '../guard/types.js';
 import type { Goal, Verdict } from './types.js';
+import { PII_ENTITIES } from '../guard/detectors/pii-recognizers.js';
 
 export interface JudgeContext {
   /** The agent's system prompt when Warden knows it (to recognise a leak). */
@@ -16,22 +17,8 @@ export interface JudgeContext {
   detect(method: string, text: string, params?: Record<string, unknown>): Promise<DetectionResult>;
 }
 
-/** Personal data a disclosure is made of (an IP address alone is not one). */
-export const PERSONAL_ENTITIES = [
-  'EMAIL_ADDRESS',
-  'PHONE_NUMBER',
-  'CREDIT_CARD',
-  'IBAN_CODE',
-  'US_SSN',
-  'US_ITIN',
-  'DATE_OF_BIRTH',
-  'US_PASSPORT',
-  'US_DRIVER_LICENSE',
-  'US_BANK_NUMBER',
-  'CRYPTO',
-  'UK_NINO',
-  'UK_NHS',
-];
+/** Personal data a disclosure is made of: every entity of the privacy detector but an IP address (alone, not one). */
+export const PERSONAL_ENTITIES: string[] = PII_ENTITIES.filter((entity) => entity !== 'IP_ADDRESS');
 /** What a refusal may still mention (a support address or number) without disclosing anyone's data. */
 const CONTACT_ENTITIES = new Set(['EMAIL_ADDRESS', 'PHONE_NUMBER']);
 
