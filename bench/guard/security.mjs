@@ -11,6 +11,7 @@
 //    written anywhere (the results file holds aggregate numbers).
 // 3. Time per item and per 2 KB text, p50/p99. Each item is timed three times and the fastest run
 //    kept, so the figure is the detector's CPU cost rather than the noise of a shared machine.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +85,34 @@ const e = confusion(encodingHeuristics, encodedRows);
 results.methods[encodingHeuristics.id].held_out_encoded_only = e;
 console.log(`encoding-heuristics on the encoded attacks + all benign items: recall ${pct(e.recall)}  false positives ${pct(e.false_positive_rate)}\n`);
 
+/**
+ * The shared set may be measured against, never copied: every window of COPY_WINDOW characters of
+ * its texts (case and whitespace folded) is looked up in the repository's tracked text files, the
+ * training data and its generator templates included. Returns the passages found, one per place.
+ */
+const COPY_WINDOW = 50;
+function copiedPassages(shared) {
+  const fold = (s) => s.toLowerCase().replace(/\s+/g, ' ');
+  const windows = new Set();
+  for (const row of shared) {
+    const text = fold(row.text);
+    for (let i = 0; i + COPY_WINDOW <= text.length; i += 1) windows.add(text.slice(i, i + COPY_WINDOW));
+  }
+  const wordy = (s) => /[a-z]{3,}[^a-z]+[a-z]{3,}[^a-z]+[a-z]{3,}/.test(s); // not a run of dashes or digits
+  const files = execFileSync('git', ['ls-files'], { cwd: repoRoot, encoding: 'utf8' }).split('\n')
+    .filter((f) => f && f !== 'package-lock.json' && !/\.(png|pdf|ico|woff2?)$/.test(f));
+  const found = [];
+  for (const file of files) {
+    let text;
+    try { text = fold(readFileSync(path.join(repoRoot, file), 'utf8')); } catch { continue; }
+    for (let i = 0; i + COPY_WINDOW <= text.length; i += 1) {
+      const w = text.slice(i, i + COPY_WINDOW);
+      if (windows.has(w) && wordy(w)) { found.push({ file, text: w }); i += COPY_WINDOW - 1; }
+    }
+  }
+  return found;
+}
+
 const evalDir = process.env.WARDEN_EVAL_DIR ?? path.resolve(repoRoot, '..', 'shared', 'eval');
 const sharedFile = path.join(evalDir, 'prompt-attacks.jsonl');
 let timingTexts = heldOut.map((r) => r.text);
@@ -104,6 +133,10 @@ if (existsSync(sharedFile)) {
     results.methods[m.id].shared = { in_the_wild_jailbreaks_flagged: jb, wildguard_benign_flagged: benign };
     console.log(`${m.id.padEnd(38)}${pct(jb).padEnd(33)}${pct(benign)}`);
   }
+  results.copied_from_shared_set = copiedPassages(shared);
+  const copied = results.copied_from_shared_set;
+  console.log(`\nPassages of the shared set found in the repository (${COPY_WINDOW} characters or more): ${copied.length}` +
+    (copied.length ? ` (the shared set is for measuring only: rewrite them)\n${copied.map((c) => `  ${c.file}: "${c.text}"`).join('\n')}` : ''));
   console.log('');
 } else {
   console.log(`Shared set not found (${sharedFile}); set WARDEN_EVAL_DIR to measure on it.\n`);
