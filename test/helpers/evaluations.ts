@@ -63,11 +63,16 @@ export async function waitForEvaluation(
   done: (status: any) => boolean = (s) => s.status !== 'running',
   timeoutMs = 30_000,
 ) {
+  return pollStatus(() => evaluationStatus(app, token, id), done, `evaluation ${id}`, timeoutMs);
+}
+
+/** Reads a run's status every 20 ms until `done(status)` holds; fails after `timeoutMs` naming what it still was. */
+export async function pollStatus(read: () => Promise<any>, done: (status: any) => boolean, what: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await evaluationStatus(app, token, id);
+    const status = await read();
     if (done(status)) return status;
-    if (Date.now() > deadline) throw new Error(`evaluation ${id} still ${status.status} (${status.status_message}) after ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what} still ${status.status} (${status.status_message}) after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
