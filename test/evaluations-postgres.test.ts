@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { deriveKeys } from '../src/crypto/keys.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
-import { openTestDatabase, TestClock } from './helpers/app.js';
+import { openTestDatabase, startTestProcess, TestClock } from './helpers/app.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
 
@@ -24,18 +22,10 @@ let world: World;
 let agent: TestAgent;
 
 async function startProcess(database: Database, workerId: string): Promise<FastifyInstance> {
-  const app = await buildApp({
-    database,
-    keys: deriveKeys('test-secret-key-that-is-long-enough-0123456789'),
-    dataDir: '/tmp/warden-test-data',
-    passwordHashCost: 10,
-    tokenTtlSeconds: 365 * 24 * 60 * 60,
-    now: clock.now,
+  const app = await startTestProcess(database, clock, {
     connector,
     jobs: { pollMs: 10, flushMs: 10, leaseMs: 3_000, stopTimeoutMs: 2_000, concurrency: 2, workerId },
   });
-  await app.ready();
-  await app.jobs.start();
   apps.push(app);
   return app;
 }

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { deriveKeys } from '../src/crypto/keys.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
-import { openTestDatabase, TestClock } from './helpers/app.js';
+import { openTestDatabase, startTestProcess, TestClock } from './helpers/app.js';
 import { waitFor } from './helpers/jobs.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
@@ -24,18 +22,7 @@ const apps: FastifyInstance[] = [];
 
 /** A Warden process on the shared database, its job runner started. */
 async function start(): Promise<FastifyInstance> {
-  const app = await buildApp({
-    database,
-    keys: deriveKeys('test-secret-key-that-is-long-enough-0123456789'),
-    dataDir: '/tmp/warden-test-data',
-    passwordHashCost: 10,
-    tokenTtlSeconds: 365 * 24 * 60 * 60,
-    now: clock.now,
-    connector,
-    jobs: { pollMs: 10, flushMs: 10, leaseMs: 600, stopTimeoutMs: 2_000 },
-  });
-  await app.ready();
-  await app.jobs.start();
+  const app = await startTestProcess(database, clock, { connector, jobs: { pollMs: 10, flushMs: 10, leaseMs: 600, stopTimeoutMs: 2_000 } });
   apps.push(app);
   return app;
 }

@@ -103,16 +103,7 @@ export async function buildTestApp(
   const database = await openTestDatabase();
   await migrateToLatest(database.db, database.dialect, database.schema);
   const clock = new TestClock();
-  const app = await buildApp({
-    database,
-    keys: deriveKeys('test-secret-key-that-is-long-enough-0123456789'),
-    dataDir: options.dataDir ?? '/tmp/warden-test-data',
-    passwordHashCost: 10,
-    tokenTtlSeconds: options.tokenTtlSeconds ?? 365 * 24 * 60 * 60,
-    now: clock.now,
-    ...options.app,
-    jobs: { ...FAST_JOBS, ...options.app?.jobs },
-  });
+  const app = await buildApp(testAppOptions(database, clock, options));
   if (options.referenceCheck !== false) installReferenceCheck(app);
   await app.ready();
   if (options.startJobs) await app.jobs.start();
@@ -125,6 +116,39 @@ export async function buildTestApp(
       await database.close();
     },
   };
+}
+
+/** The options every test service is built with: test keys, cheap password hashing, year-long tokens, the test clock, fast jobs. */
+function testAppOptions(
+  database: Database,
+  clock: TestClock,
+  options: { dataDir?: string; tokenTtlSeconds?: number; app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>> } = {},
+): AppOptions {
+  return {
+    database,
+    keys: deriveKeys('test-secret-key-that-is-long-enough-0123456789'),
+    dataDir: options.dataDir ?? '/tmp/warden-test-data',
+    passwordHashCost: 10,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 365 * 24 * 60 * 60,
+    now: clock.now,
+    ...options.app,
+    jobs: { ...FAST_JOBS, ...options.app?.jobs },
+  };
+}
+
+/**
+ * One more Warden process on a database a test already opened (restarts, several workers): the
+ * test options, ready, its job runner started. The caller closes it; the database stays open.
+ */
+export async function startTestProcess(
+  database: Database,
+  clock: TestClock,
+  app: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>>,
+): Promise<FastifyInstance> {
+  const instance = await buildApp(testAppOptions(database, clock, { app }));
+  await instance.ready();
+  await instance.jobs.start();
+  return instance;
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
