@@ -116,7 +116,7 @@ export function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
  * they hold every hash and ciphertext. SQLite gives the -wal and -shm files the mode of the
  * database file. An existing file or folder keeps the mode it has.
  */
-function createPrivately(filename: string): void {
+export function createPrivately(filename: string): void {
   makeDirectory(path.dirname(filename));
   try {
     fs.closeSync(fs.openSync(filename, 'wx', 0o600));
