@@ -21,32 +21,46 @@ afterAll(async () => t.close());
 /** Just under the 1 MiB body limit: `""` and a comma are 3 bytes. */
 const ONE_MEGABYTE_OF_EMPTY_STRINGS = Math.floor((1024 * 1024 - 200) / 3);
 
-/** The fastest of three sends (a loaded machine may stall one), and its response. */
-async function fastestOf3(send: () => Promise<{ statusCode: number; body: string }>) {
-  let best = Number.POSITIVE_INFINITY;
+/**
+ * The least CPU time (this process's, so other work on a loaded machine does not count) and
+ * the least wall time of three sends, and the last response.
+ */
+async function cheapestOf3(send: () => Promise<{ statusCode: number; body: string }>) {
+  let cpuMs = Number.POSITIVE_INFINITY;
+  let wallMs = Number.POSITIVE_INFINITY;
   let response: { statusCode: number; body: string } | undefined;
   for (let i = 0; i < 3; i++) {
+    const cpu = process.cpuUsage();
     const started = performance.now();
     response = await send();
-    best = Math.min(best, performance.now() - started);
+    wallMs = Math.min(wallMs, performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    cpuMs = Math.min(cpuMs, (used.user + used.system) / 1000);
   }
-  return { ms: best, response: response as { statusCode: number; body: string } };
+  return { cpuMs, wallMs, response: response as { statusCode: number; body: string } };
 }
 
 describe(`validation cost on ${TEST_ENGINE}`, () => {
-  const campaign = (body: Record<string, unknown>) => () =>
-    t.app.inject({ method: 'POST', url: '/v1/campaigns', headers: bearer(world.teamA.member.token), payload: body });
+  // Serialised once, outside the measure: the test's own JSON.stringify is not the service's cost.
+  const campaign = (body: Record<string, unknown>) => {
+    const payload = JSON.stringify(body);
+    const headers = { ...bearer(world.teamA.member.token), 'content-type': 'application/json' };
+    return () => t.app.inject({ method: 'POST', url: '/v1/campaigns', headers, payload });
+  };
 
   for (const field of ['categories', 'strategies']) {
-    it(`answers a 1 MB array of ${field} with one too_long 422 within 100 ms`, async () => {
+    it(`answers a 1 MB array of ${field} with one too_long 422 within 100 ms of CPU`, async () => {
       const items = Array.from({ length: ONE_MEGABYTE_OF_EMPTY_STRINGS }, () => '');
       const payload = { tool: 'diamond_security', purpose: 'p', categories: ['prompt_injection'], [field]: items };
-      const { ms, response } = await fastestOf3(campaign(payload));
+      const { cpuMs, wallMs, response } = await cheapestOf3(campaign(payload));
       expect422(response, ['body', field], 'too_long');
       const detail = JSON.parse(response.body).detail as Array<{ msg: string }>;
       expect(detail).toHaveLength(1);
       expect(detail[0]?.msg).toMatch(/at most \d+ items/);
-      expect(ms).toBeLessThan(100);
+      // Before: 8,000 items took 2.7 s and 100,000 minutes. A loaded machine stretches the wall
+      // time, not the CPU time, so the wall-clock bound is the generous one.
+      expect(cpuMs).toBeLessThan(100);
+      expect(wallMs).toBeLessThan(1000);
     });
   }
 
