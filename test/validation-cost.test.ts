@@ -64,7 +64,7 @@ describe(`validation cost on ${TEST_ENGINE}`, () => {
     });
   }
 
-  it('answers a 1 MB array of harness_names and of persona_ids the same way', async () => {
+  it('answers a 1 MB array of harness_names, persona_ids and detector_inputs the same way', async () => {
     const agent = await createAgent(t.app, world.teamA.member.token);
     const evaluation = await t.app.inject({
       method: 'POST',
@@ -81,6 +81,14 @@ describe(`validation cost on ${TEST_ENGINE}`, () => {
       payload: { name: 'h', persona_ids: Array.from({ length: ONE_MEGABYTE_OF_EMPTY_STRINGS }, () => '') },
     });
     expect422(harness, ['body', 'persona_ids'], 'too_long');
+    const detection = await t.app.inject({
+      method: 'POST',
+      url: '/v1/detections',
+      headers: bearer(world.teamA.member.token),
+      payload: { id: 'x', detector_id: 'y', detector_inputs: Array.from({ length: ONE_MEGABYTE_OF_EMPTY_STRINGS }, () => ({})) },
+    });
+    expect422(detection, ['body', 'detector_inputs'], 'too_long');
+    expect(json(detection).detail).toHaveLength(1);
     expect(json(harness).detail.length).toBeLessThanOrEqual(MAX_VALIDATION_ISSUES);
   });
 
