@@ -2,7 +2,7 @@ import { bootstrapFirstAdmin } from './bootstrap.js';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { startUpLine } from './listen-url.js';
-import { startFromConfig } from './runtime.js';
+import { lockDatabaseForService, startFromConfig } from './runtime.js';
 
 /** A failed listen, named by the variable to change (PORT or HOST) where the cause is clear. */
 function listenError(error: unknown, config: Config): unknown {
@@ -19,7 +19,10 @@ const GRACEFUL_CLOSE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Released by the operating system when the process ends, whichever way it ends.
+  const lock = lockDatabaseForService(config);
   const app = await startFromConfig(config);
+  app.addHook('onClose', async () => lock?.release());
   await bootstrapFirstAdmin(config, app.services.identity, app.log);
   let closing = false;
   const shutdown = (signal: string) => {

@@ -4,6 +4,7 @@ import { ConfigError, type Config } from './config.js';
 import { deriveKeys, loadOrCreateSecret } from './crypto/keys.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
+import { DatabaseInUseError, lockSqliteFile, type ProcessLock } from './db/process-lock.js';
 import { TABLE_CACHING } from './modules/tables.js';
 
 /** The reason of a failed system call, without the stack or the value of any secret. */
@@ -34,6 +35,26 @@ function serviceSecret(config: Config): string {
     return loadOrCreateSecret(config.secretKey, config.dataDir);
   } catch (error) {
     throw new ConfigError('WARDEN_DATA_DIR', `cannot read or create the secret key in ${config.dataDir}: ${reason(error)}`);
+  }
+}
+
+/**
+ * The service's claim on its SQLite file (none on PostgreSQL, where several processes share a
+ * database): a second service on the same file stops at start, naming the variable. The
+ * command-line tasks do not take it: they run beside a started service (docs/getting-started.md).
+ */
+export function lockDatabaseForService(config: Config): ProcessLock | undefined {
+  if (config.database.dialect !== 'sqlite' || config.database.filename === ':memory:') return undefined;
+  try {
+    return lockSqliteFile(config.database.filename);
+  } catch (error) {
+    if (error instanceof DatabaseInUseError) {
+      throw new ConfigError(
+        'WARDEN_DATABASE_URL',
+        `${config.database.filename} is in use by another Warden process: one SQLite file serves one process (stop the other, or use PostgreSQL to run several)`,
+      );
+    }
+    throw new ConfigError('WARDEN_DATABASE_URL', `cannot open the database: ${reason(error)}`);
   }
 }
 

@@ -68,18 +68,45 @@ export function parseIp(text: string): IpAddress | null {
 const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => prefix.every((b, i) => bytes[i] === b);
 const ZERO_96 = new Array<number>(12).fill(0);
 const MAPPED_96 = [...new Array<number>(10).fill(0), 0xff, 0xff];
+const TRANSLATED_96 = [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0];
 const NAT64_96 = [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0];
+const NAT64_LOCAL_48 = [0x00, 0x64, 0xff, 0x9b, 0x00, 0x01];
+const SIX_TO_FOUR_16 = [0x20, 0x02];
+const TEREDO_32 = [0x20, 0x01, 0x00, 0x00];
+
+const v4 = (...bytes: number[]): IpAddress => ({ family: 4, bytes: Uint8Array.from(bytes) });
 
 /**
- * The IPv4 address an IPv6 one carries, when it carries one a connection could reach:
- * IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still parsed) and the
- * NAT64 well-known prefix (64:ff9b::a.b.c.d).
+ * The IPv4 addresses an IPv6 one may carry, which a connection to it could end up reaching
+ * (none: it carries none). One reading for the unambiguous forms: IPv4-mapped `::ffff:0:0/96`,
+ * IPv4-translated `::ffff:0:0:0/96`, IPv4-compatible `::/96` (deprecated, still parsed; `::`
+ * and `::1` are IPv6's own), NAT64's well-known `64:ff9b::/96` and 6to4 `2002::/16`. Several for
+ * the rest: the local-use NAT64 prefix `64:ff9b:1::/48`, whose prefix length (and so where the
+ * IPv4 address sits, RFC 6052) only its network knows, gives each placement; Teredo
+ * `2001::/32` gives its client (obfuscated in the last 32 bits) and its server.
  */
-export function embeddedIPv4(ip: IpAddress): IpAddress | null {
-  if (ip.family !== 6) return null;
-  const b = ip.bytes;
-  const carries = startsWith(b, MAPPED_96) || startsWith(b, NAT64_96) || (startsWith(b, ZERO_96) && (b[12]! | b[13]!) !== 0);
-  return carries ? { family: 4, bytes: b.slice(12) } : null;
+export function embeddedIPv4s(ip: IpAddress): IpAddress[] {
+  if (ip.family !== 6) return [];
+  const b = Array.from(ip.bytes);
+  const last = (): IpAddress => v4(b[12]!, b[13]!, b[14]!, b[15]!);
+  if (startsWith(ip.bytes, MAPPED_96) || startsWith(ip.bytes, TRANSLATED_96) || startsWith(ip.bytes, NAT64_96)) return [last()];
+  if (startsWith(ip.bytes, ZERO_96)) return (b[12]! | b[13]! | b[14]!) !== 0 || b[15]! > 1 ? [last()] : [];
+  if (startsWith(ip.bytes, SIX_TO_FOUR_16)) return [v4(b[2]!, b[3]!, b[4]!, b[5]!)];
+  if (startsWith(ip.bytes, TEREDO_32)) return [v4(b[12]! ^ 0xff, b[13]! ^ 0xff, b[14]! ^ 0xff, b[15]! ^ 0xff), v4(b[4]!, b[5]!, b[6]!, b[7]!)];
+  if (startsWith(ip.bytes, NAT64_LOCAL_48)) {
+    // RFC 6052's layouts for a /48, /56, /64 and /96 prefix: the shorter ones skip byte 8 (the
+    // "u" octet) and end in a zero suffix, so a layout whose suffix is not zero is not this one.
+    const zeroFrom = (from: number) => b.slice(from).every((byte) => byte === 0) && b[8] === 0;
+    const layouts: IpAddress[] = [];
+    if (zeroFrom(11)) layouts.push(v4(b[6]!, b[7]!, b[9]!, b[10]!));
+    if (zeroFrom(12)) layouts.push(v4(b[7]!, b[9]!, b[10]!, b[11]!));
+    if (zeroFrom(13)) layouts.push(v4(b[9]!, b[10]!, b[11]!, b[12]!));
+    // No translator sends to 0.0.0.0/8: a layout reading one there is not the network's (a /48
+    // address read as a /96 is 0.0.0.0). An address with no other reading keeps it (and is refused).
+    const readings = [...layouts, last()].filter((reading) => reading.bytes[0] !== 0);
+    return readings.length > 0 ? readings : [last()];
+  }
+  return [];
 }
 
 /** "a.b.c.d/n", "x::y/n" or a bare address (a /32 or /128); null when `text` is none. IPv4-mapped IPv6 blocks become IPv4 blocks. */
@@ -110,9 +137,26 @@ function inBlock(bytes: Uint8Array, cidr: Cidr): boolean {
   return (bytes[whole]! & mask) === (cidr.bytes[whole]! & mask);
 }
 
-/** Whether `ip` is in `cidr`, also through the IPv4 address an IPv6 one carries. */
+/** Whether `ip` is in `cidr` (same family only: see matchesAnyBlock and insideBlocks for IPv4 inside IPv6). */
 export function cidrContains(cidr: Cidr, ip: IpAddress): boolean {
-  if (cidr.family === ip.family) return inBlock(ip.bytes, cidr);
-  const inner = embeddedIPv4(ip);
-  return cidr.family === 4 && inner !== null && inBlock(inner.bytes, cidr);
+  return cidr.family === ip.family && inBlock(ip.bytes, cidr);
+}
+
+/**
+ * The first block that holds `ip` or any IPv4 address it may carry (a deny list: whichever
+ * reading the network takes, a denied address is not reached).
+ */
+export function matchingBlock<T extends { cidr: Cidr }>(blocks: readonly T[], ip: IpAddress): T | undefined {
+  const readings = [ip, ...embeddedIPv4s(ip)];
+  return blocks.find((block) => readings.some((reading) => cidrContains(block.cidr, reading)));
+}
+
+/**
+ * Whether `ip` is in one of the blocks, or carries IPv4 and every IPv4 address it may carry is
+ * (an allow list: no reading may lead outside it).
+ */
+export function insideBlocks(blocks: ReadonlyArray<{ cidr: Cidr }>, ip: IpAddress): boolean {
+  if (blocks.some((block) => cidrContains(block.cidr, ip))) return true;
+  const readings = embeddedIPv4s(ip);
+  return readings.length > 0 && readings.every((reading) => blocks.some((block) => cidrContains(block.cidr, reading)));
 }

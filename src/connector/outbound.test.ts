@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cidrContains, parseCidr, parseIp } from './ip.js';
+import { cidrContains, embeddedIPv4s, insideBlocks, matchingBlock, parseCidr, parseIp } from './ip.js';
 import { createOutboundFence, OutboundRefusal, OutboundRulesError, parseOutboundRules, type HostResolver } from './outbound.js';
 
 /** A resolver from a table: tests never ask real DNS. */
@@ -27,10 +27,11 @@ function refused(run: () => void): string {
 describe('ip', () => {
   it('parses and matches, IPv4 inside IPv6 included', () => {
     const link = parseCidr('169.254.0.0/16')!;
+    const blocks = [{ cidr: link }];
     expect(cidrContains(link, parseIp('169.254.169.254')!)).toBe(true);
-    expect(cidrContains(link, parseIp('::ffff:169.254.169.254')!)).toBe(true);
-    expect(cidrContains(link, parseIp('[::ffff:a9fe:a9fe]')!)).toBe(true);
-    expect(cidrContains(link, parseIp('64:ff9b::a9fe:a9fe')!)).toBe(true);
+    expect(matchingBlock(blocks, parseIp('::ffff:169.254.169.254')!)).toBeDefined();
+    expect(matchingBlock(blocks, parseIp('[::ffff:a9fe:a9fe]')!)).toBeDefined();
+    expect(matchingBlock(blocks, parseIp('64:ff9b::a9fe:a9fe')!)).toBeDefined();
     expect(cidrContains(link, parseIp('169.255.0.1')!)).toBe(false);
     expect(cidrContains(parseCidr('fd00::/8')!, parseIp('fd12::1')!)).toBe(true);
     expect(cidrContains(parseCidr('10.1.2.0/23')!, parseIp('10.1.3.255')!)).toBe(true);
@@ -38,6 +39,59 @@ describe('ip', () => {
     expect(parseCidr('::ffff:10.0.0.0/104')).toEqual({ family: 4, bytes: Uint8Array.from([10, 0, 0, 0]), prefix: 8 });
     expect(parseCidr('10.0.0.0/33')).toBeNull();
     expect(parseIp('example.com')).toBeNull();
+  });
+});
+
+/** 169.254.169.254 (a9fe:a9fe) inside IPv6, in every wrapping the fence unwraps. */
+const WRAPPED_METADATA = [
+  '::ffff:169.254.169.254', // IPv4-mapped
+  '::ffff:a9fe:a9fe',
+  '::ffff:0:169.254.169.254', // IPv4-translated (SIIT)
+  '::ffff:0:a9fe:a9fe',
+  '::169.254.169.254', // IPv4-compatible
+  '::a9fe:a9fe',
+  '64:ff9b::169.254.169.254', // NAT64, well-known prefix
+  '64:ff9b::a9fe:a9fe',
+  '64:ff9b:1::a9fe:a9fe', // NAT64, local-use prefix as a /96
+  '64:ff9b:1:a9fe:a9:fe00::', // ... as a /48 (RFC 6052: byte 8 is skipped)
+  '64:ff9b:1:a9:fe:a9fe::', // ... as a /56
+  '64:ff9b:1:0:a9:fea9:fe00:0', // ... as a /64
+  '2002:a9fe:a9fe::', // 6to4
+  '2002:a9fe:a9fe:1::5',
+  '2001:0:4136:e378:8000:63bf:5601:5601', // Teredo, client 169.254.169.254 (obfuscated)
+  '2001:0:a9fe:a9fe:8000:63bf:3fff:fdd2', // Teredo, server 169.254.169.254
+];
+
+describe('IPv4 inside IPv6', () => {
+  it.each(WRAPPED_METADATA)('reads 169.254.169.254 in %s', (text) => {
+    const readings = embeddedIPv4s(parseIp(text)!).map((ip) => ip.bytes.join('.'));
+    expect(readings).toContain('169.254.169.254');
+  });
+
+  it('lets the local-use NAT64 prefix through by default in each layout when the address is not refused', () => {
+    const fence = createOutboundFence();
+    for (const text of ['64:ff9b:1::5db8:d822', '64:ff9b:1:5db8:d8:2200::', '64:ff9b:1:5d:b8:d822::', '64:ff9b:1:0:5d:b8d8:2200:0']) {
+      expect(() => fence.checkHost(`[${text}]`)).not.toThrow();
+    }
+  });
+
+  it('reads nothing in plain IPv6 addresses, nor in :: and ::1', () => {
+    for (const text of ['::', '::1', 'fd12::1', '2001:db8::a9fe:a9fe', '2606:4700::6810:84e5', 'fe80::1']) {
+      expect(embeddedIPv4s(parseIp(text)!)).toEqual([]);
+    }
+  });
+
+  it('lets an allow-list of IPv4 blocks through a wrapped address only when every reading is inside', () => {
+    const allow = [{ cidr: parseCidr('10.0.0.0/8')! }];
+    expect(insideBlocks(allow, parseIp('64:ff9b::10.1.2.3')!)).toBe(true);
+    expect(insideBlocks(allow, parseIp('2002:0a01:0203::1')!)).toBe(true);
+    expect(insideBlocks(allow, parseIp('64:ff9b::93.184.216.34')!)).toBe(false);
+    expect(insideBlocks(allow, parseIp('64:ff9b:1::10.1.2.3')!)).toBe(true);
+    // 10.1.2.3 as the local-use NAT64 prefix's /48 layout, 1.2.3.0 as its /56 one: ambiguous,
+    // so only an IPv6 block opens it.
+    expect(embeddedIPv4s(parseIp('64:ff9b:1:a01:2:300::')!).map((ip) => ip.bytes.join('.'))).toEqual(['10.1.2.3', '1.2.3.0', '2.3.0.0']);
+    expect(insideBlocks(allow, parseIp('64:ff9b:1:a01:2:300::')!)).toBe(false);
+    expect(insideBlocks([{ cidr: parseCidr('64:ff9b:1::/48')! }], parseIp('64:ff9b:1:a01:2:300::')!)).toBe(true);
   });
 });
 
@@ -66,7 +120,14 @@ describe('the fence, by default', () => {
   it.each([
     'http://169.254.169.254/latest/meta-data',
     'http://169.254.170.2/v2/credentials',
-    'http://[fd00:ec2::254]/',
+    'http://[fd00:ec2::254]/', // AWS instance metadata
+    'http://[fd00:ec2::23]/', // AWS EKS Pod Identity credentials
+    'http://[fd20:ce::254]/', // GCP metadata
+    'http://[fd00:c1::a9fe:a9fe]/', // Oracle Cloud metadata
+    'http://169.254.170.23/', // AWS EKS Pod Identity credentials over IPv4
+    ...WRAPPED_METADATA.map((text) => `http://[${text}]/`),
+    'http://[64:ff9b::100.100.100.200]/', // Alibaba metadata through NAT64
+    'http://[2002:6464:64c8::]/', // ... and through 6to4
     'http://100.100.100.200/',
     'http://[::ffff:169.254.169.254]/',
     'http://2852039166/', // decimal
@@ -121,7 +182,10 @@ describe('the fence with operator lists', () => {
   it('deny: CIDRs and names refused; anything else allowed', async () => {
     const fence = createOutboundFence(parseOutboundRules('10.9.0.0/16, *.internal.example, 127.0.0.0/8', undefined), { resolver });
     expect(refused(() => fence.checkHost('10.9.1.1'))).toMatch(/WARDEN_OUTBOUND_DENY \(10\.9\.0\.0\/16\)/);
-    expect(refused(() => fence.checkHost('[::ffff:10.9.1.1]'))).toMatch(/WARDEN_OUTBOUND_DENY/);
+    for (const wrapped of ['[::ffff:10.9.1.1]', '[::ffff:0:a09:101]', '[::a09:101]', '[64:ff9b::10.9.1.1]', '[64:ff9b:1::a09:101]', '[2002:a09:101::]']) {
+      expect(refused(() => fence.checkHost(wrapped))).toMatch(/WARDEN_OUTBOUND_DENY \(10\.9\.0\.0\/16\)/);
+    }
+    expect(refused(() => fence.checkHost('[2001:0:4136:e378:8000:63bf:f5f6:fefe]'))).toMatch(/WARDEN_OUTBOUND_DENY/); // Teredo client 10.9.1.1
     expect(refused(() => fence.checkHost('127.0.0.1'))).toMatch(/WARDEN_OUTBOUND_DENY/);
     expect(refused(() => fence.checkHost('x.internal.example'))).toMatch(/WARDEN_OUTBOUND_DENY \(\*\.internal\.example\)/);
     expect(() => fence.checkHost('internal.example')).not.toThrow();
@@ -136,6 +200,11 @@ describe('the fence with operator lists', () => {
     await expect(fence.resolve('partner.example')).resolves.toHaveLength(1);
     expect(refused(() => fence.checkHost('127.0.0.1'))).toMatch(/not in WARDEN_OUTBOUND_ALLOW/);
     expect(refused(() => fence.checkHost('93.184.216.34'))).toMatch(/not in WARDEN_OUTBOUND_ALLOW/);
+    expect(() => fence.checkHost('[64:ff9b::10.1.2.3]')).not.toThrow();
+    expect(() => fence.checkHost('[::ffff:10.1.2.3]')).not.toThrow();
+    expect(refused(() => fence.checkHost('[64:ff9b::93.184.216.34]'))).toMatch(/not in WARDEN_OUTBOUND_ALLOW/);
+    expect(refused(() => fence.checkHost('[2002:5db8:d822::]'))).toMatch(/not in WARDEN_OUTBOUND_ALLOW/);
+    expect(refused(() => fence.checkHost('[64:ff9b::10.9.9.9]'))).toMatch(/WARDEN_OUTBOUND_DENY/);
     await expect(fence.resolve('evil.example')).rejects.toThrow(/not in WARDEN_OUTBOUND_ALLOW|WARDEN_OUTBOUND_DENY/);
     await expect(fence.resolve('db.corp.example')).rejects.toThrow(/WARDEN_OUTBOUND_DENY/);
     await expect(fence.resolve('meta.partner.example')).rejects.toThrow(/link-local/);

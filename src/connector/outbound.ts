@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { domainToASCII } from 'node:url';
-import { cidrContains, parseCidr, parseIp, type Cidr, type IpAddress } from './ip.js';
+import { insideBlocks, matchingBlock, parseCidr, parseIp, type Cidr, type IpAddress } from './ip.js';
 
 /**
  * The outbound fence (docs/connector.md, "Outbound fence"): which addresses Warden may call
@@ -29,7 +29,10 @@ export class OutboundRulesError extends Error {
   }
 }
 
-/** Always refused, and not configurable: no agent lives there, and credentials of the host do. */
+/**
+ * Always refused, and not configurable: no agent lives there, and credentials of the host do.
+ * Matched against every IPv4 address an IPv6 one may carry too (`embeddedIPv4s`).
+ */
 const ALWAYS_DENIED_BLOCKS: Array<[string, string]> = [
   ['0.0.0.0/8', 'an unspecified address'],
   ['169.254.0.0/16', 'a link-local address (cloud metadata lives there)'],
@@ -38,12 +41,24 @@ const ALWAYS_DENIED_BLOCKS: Array<[string, string]> = [
   ['240.0.0.0/4', 'a reserved or broadcast address'],
   ['::/128', 'an unspecified address'],
   ['fe80::/10', 'a link-local address'],
+  // AWS: instance metadata and EKS Pod Identity credentials; GCP; Oracle Cloud (169.254.169.254 in IPv6).
   ['fd00:ec2::254/128', 'a cloud metadata address'],
+  ['fd00:ec2::23/128', 'a cloud metadata address'],
+  ['fd20:ce::254/128', 'a cloud metadata address'],
+  ['fd00:c1::a9fe:a9fe/128', 'a cloud metadata address'],
   ['ff00::/8', 'a multicast address'],
 ];
 const ALWAYS_DENIED = ALWAYS_DENIED_BLOCKS.map(([text, why]) => ({ cidr: parseCidr(text)!, why }));
 /** Metadata service names; their addresses are refused anyway, the names make the error plain. */
-const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.tencentyun.com',
+  'api.metadata.cloud.ibm.com',
+]);
 
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
@@ -130,8 +145,8 @@ export interface OutboundFence {
 
 export function createOutboundFence(rules: OutboundRules = { deny: [], allow: null }, options: { resolver?: HostResolver } = {}): OutboundFence {
   const resolver = options.resolver ?? systemResolver;
-  const denyBlocks = rules.deny.filter((rule) => rule.kind === 'cidr');
-  const allowBlocks = rules.allow?.filter((rule) => rule.kind === 'cidr') ?? [];
+  const denyBlocks = rules.deny.flatMap((rule) => (rule.kind === 'cidr' ? [rule] : []));
+  const allowBlocks = rules.allow?.flatMap((rule) => (rule.kind === 'cidr' ? [rule] : [])) ?? [];
 
   function checkName(host: string): boolean {
     if (METADATA_HOSTS.has(host)) throw new OutboundRefusal(`${host} is a cloud metadata service; Warden never calls it`);
@@ -142,11 +157,11 @@ export function createOutboundFence(rules: OutboundRules = { deny: [], allow: nu
 
   function checkAddress(ip: IpAddress, shown: string, host: string, allowedByName: boolean): void {
     const via = shown === host ? shown : `${host} (${shown})`;
-    const fixed = ALWAYS_DENIED.find((entry) => cidrContains(entry.cidr, ip));
+    const fixed = matchingBlock(ALWAYS_DENIED, ip);
     if (fixed) throw new OutboundRefusal(`${via} is ${fixed.why}; Warden never calls it`);
-    const denied = denyBlocks.find((rule) => rule.kind === 'cidr' && cidrContains(rule.cidr, ip));
+    const denied = matchingBlock(denyBlocks, ip);
     if (denied) throw new OutboundRefusal(`${via} is refused by WARDEN_OUTBOUND_DENY (${denied.text})`);
-    if (rules.allow !== null && !allowedByName && !allowBlocks.some((rule) => rule.kind === 'cidr' && cidrContains(rule.cidr, ip))) {
+    if (rules.allow !== null && !allowedByName && !insideBlocks(allowBlocks, ip)) {
       throw new OutboundRefusal(`${via} is not in WARDEN_OUTBOUND_ALLOW`);
     }
   }

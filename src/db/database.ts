@@ -7,9 +7,13 @@ import type { DatabaseConfig } from '../config.js';
 import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { NulFreeText } from './nul-free-text.js';
 import { identityWrites, type TableCachingRules } from './table-caching.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** What every Kysely instance of Warden's runs its statements through. */
+const PLUGINS = [new NulFreeText()];
 
 export interface DataVersions {
   read: string;
@@ -112,7 +116,7 @@ export function withStatementCache(raw: SqliteDatabase.Database, max = 500) {
  * they hold every hash and ciphertext. SQLite gives the -wal and -shm files the mode of the
  * database file. An existing file or folder keeps the mode it has.
  */
-function createPrivately(filename: string): void {
+export function createPrivately(filename: string): void {
   makeDirectory(path.dirname(filename));
   try {
     fs.closeSync(fs.openSync(filename, 'wx', 0o600));
@@ -162,7 +166,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         if (!stmt.readonly) writes++;
         return stmt;
       };
-      const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }) });
+      const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: { prepare, close: () => raw.close() } }), plugins: PLUGINS });
       return {
         db,
         dialect: 'sqlite',
@@ -174,7 +178,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
     const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare, identityWrites(options.tables));
-    const db = new Kysely<DB>({ dialect: groupCommitDialect(group) });
+    const db = new Kysely<DB>({ dialect: groupCommitDialect(group), plugins: PLUGINS });
     return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), versions: () => group.versions(), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -192,6 +196,6 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
 
 /** A PostgreSQL database over any pool Kysely's PostgresDialect accepts (pg.Pool in production). */
 export function postgresDatabase(pool: PostgresPool): Database {
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -4,6 +4,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { compileCleaner } from './clean.js';
 import type { ValidationIssue } from './errors.js';
+import { compileItemBounds } from './item-bounds.js';
 
 /**
  * A UUID is 8-4-4-4-12 hex digits, nothing else: ajv-formats also takes a `urn:uuid:` prefix,
@@ -64,6 +65,23 @@ export function boundIntegers(schema: unknown): unknown {
     if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = Number.MAX_SAFE_INTEGER;
     if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = -Number.MAX_SAFE_INTEGER;
   }
+  return out;
+}
+
+/**
+ * Every array the API takes is bounded (docs/decisions.md, "Validation cost"): where its schema
+ * states no `maxItems`, this one. No legitimate request comes near it; a 1 MiB body holds at
+ * most about 350,000 items, so without a bound an array is the cheapest way to make the
+ * validator and the service do work. Applied to a copy, like boundIntegers.
+ */
+export const DEFAULT_MAX_ITEMS = 10_000;
+
+export function boundArrays(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(boundArrays);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = boundArrays(value);
+  if (out.type === 'array' && out.maxItems === undefined) out.maxItems = DEFAULT_MAX_ITEMS;
   return out;
 }
 
@@ -144,7 +162,9 @@ const acceptStream = () => true;
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, contentType }) => {
   if (httpPart === 'body' && contentType === 'multipart/form-data') return acceptStream;
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  const validate = ajv.compile(lowercaseUuids(boundIntegers(schema)) as object);
+  const bounded = boundArrays(boundIntegers(schema));
+  const validate = ajv.compile(lowercaseUuids(bounded) as object);
+  const oversizedArrays = compileItemBounds(bounded);
   const booleans = httpPart === 'body' ? [] : booleanFields(schema);
   const integers = httpPart === 'body' ? [] : integerFields(schema);
   const clean = httpPart === 'body' || httpPart === 'querystring' ? compileCleaner(schema as TSchema) : undefined;
@@ -171,6 +191,11 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
           fields[name] = {};
         }
       }
+    }
+    const oversized = oversizedArrays(data);
+    if (oversized !== undefined) {
+      checked.errors = [...(textErrors ?? []), ...oversized];
+      return false;
     }
     const ok = validate(data) && textErrors === undefined;
     checked.errors = textErrors === undefined ? validate.errors : [...textErrors, ...(validate.errors ?? [])];
@@ -329,32 +354,58 @@ const isTypeError = (e: ErrorObject) => e.keyword === 'type';
 const isNullBranch = (e: ErrorObject) => e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null';
 
 /**
+ * The most issues one 422 lists: a body of 100,000 bad items answers its first ones, not a
+ * 100,000-entry list (docs/decisions.md, "Validation cost").
+ */
+export const MAX_VALIDATION_ISSUES = 50;
+
+/** Adds every proper ancestor of a JSON pointer (`/a/b` → `/a`, ``) to `into`; stops at one already there. */
+function addAncestors(pointer: string, into: Set<string>): void {
+  let slash = pointer.lastIndexOf('/');
+  while (slash >= 0) {
+    const ancestor = pointer.slice(0, slash);
+    if (into.has(ancestor)) return;
+    into.add(ancestor);
+    if (slash === 0) return;
+    slash = pointer.lastIndexOf('/', slash - 1);
+  }
+}
+
+/**
  * Ajv reports every branch of a union (`anyOf: [X, null]`) that failed; a person wants the
  * one that explains the problem. Per location keep the most specific failure: drop the
  * union summary and the "should be null" branch, prefer a failure deeper in the value, and
- * prefer a constraint (pattern, minimum, …) over a type mismatch.
+ * prefer a constraint (pattern, minimum, …) over a type mismatch. Linear in the number of
+ * errors (sets of the failed locations and their ancestors, not a scan per error), and at most
+ * MAX_VALIDATION_ISSUES issues.
  */
 export function toValidationIssues(errors: ErrorObject[], httpPart: string | undefined): ValidationIssue[] {
   const prefix = LOC_PREFIX[httpPart ?? 'body'] ?? 'body';
   const candidates = errors.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if');
-  const kept = candidates.filter((e) => {
-    if (!isNullBranch(e)) return true;
-    return !candidates.some((o) => o !== e && !isNullBranch(o) && (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)));
-  });
-  const byPath = new Map<string, ErrorObject[]>();
-  for (const e of kept) {
-    const key = e.keyword === 'required' ? `${e.instancePath}/${String((e.params as { missingProperty?: unknown }).missingProperty)}` : e.instancePath;
-    const list = byPath.get(key) ?? [];
-    list.push(e);
-    byPath.set(key, list);
+  // Where some failure other than a "should be null" branch happened, at the path or below it.
+  const failedAtOrBelow = new Set<string>();
+  for (const e of candidates) {
+    if (isNullBranch(e) || failedAtOrBelow.has(e.instancePath)) continue;
+    failedAtOrBelow.add(e.instancePath);
+    addAncestors(e.instancePath, failedAtOrBelow);
   }
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const e of candidates) {
+    if (isNullBranch(e) && failedAtOrBelow.has(e.instancePath)) continue;
+    const key = e.keyword === 'required' ? `${e.instancePath}/${String((e.params as { missingProperty?: unknown }).missingProperty)}` : e.instancePath;
+    const list = byPath.get(key);
+    if (list === undefined) byPath.set(key, [e]);
+    else list.push(e);
+  }
+  const withDeeperFailure = new Set<string>();
+  for (const key of byPath.keys()) addAncestors(key, withDeeperFailure);
   const issues: ValidationIssue[] = [];
   for (const [key, list] of byPath) {
-    // A type mismatch at a path whose children also failed is the other union branch: skip it.
-    const deeper = [...byPath.keys()].some((k) => k !== key && k.startsWith(`${key}/`));
+    if (issues.length >= MAX_VALIDATION_ISSUES) break;
     const specific = list.find((e) => !isTypeError(e)) ?? list[0];
     if (specific === undefined) continue;
-    if (deeper && isTypeError(specific)) continue;
+    // A type mismatch at a path whose children also failed is the other union branch: skip it.
+    if (withDeeperFailure.has(key) && isTypeError(specific)) continue;
     issues.push(toIssue(specific, prefix));
   }
   if (issues.length === 0 && errors[0]) issues.push(toIssue(errors[0], prefix));
