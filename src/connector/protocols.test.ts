@@ -216,6 +216,11 @@ describe('secrets', () => {
       expect(redactSecret(`code ${key.slice(-6)} here`, key)).toBe(`code ${key.slice(-6)} here`);
     });
 
+    it('masks only the characters that spell the key: its neighbours, even glued to it, stay', () => {
+      expect(redactSecret(`token=${key};path=/`, key)).toBe('token=[redacted];path=/');
+      expect(redactSecret(`<b>${[...key].join('\u200b')}</b> and again: "${key.toUpperCase()}"`, key)).toBe('<b>[redacted]</b> and again: "[redacted]"');
+    });
+
     it('leaves text that does not spell the key as it was, entities and escapes included', () => {
       const text = 'Fish &amp; chips at 50%25 off, caf\u00e9 \u200b open; 4f9a 8b7 (not the key)';
       expect(redactSecret(text, key)).toBe(text);

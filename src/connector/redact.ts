@@ -142,9 +142,8 @@ export function redactSecret(text: string, secret: string | null | undefined): s
   for (let r = 0; r < ranges.length; ) {
     const from = view.start[ranges[r]![0]]!;
     let last = ranges[r]![1];
-    for (r++; r < ranges.length && ranges[r]![0] < last; r++) last = Math.max(last, ranges[r]![1]);
-    // Ranges that meet in the view (one part ends where the next starts) are one key: one mask.
-    while (r < ranges.length && ranges[r]![0] === last) last = Math.max(last, ranges[r++]![1]);
+    // Ranges that overlap or meet in the view (only separators between them in the text) are one mask.
+    for (r++; r < ranges.length && ranges[r]![0] <= last; r++) last = Math.max(last, ranges[r]![1]);
     let to = view.end[last - 1]!;
     // A base64 spelling takes its padding with it.
     if (base64Ends.has(last)) for (let pad = 0; pad < 2 && text[to] === '='; pad++) to += 1;
