@@ -373,6 +373,19 @@ describe('POST /v1/agent-configurations/import with agent_url (black box)', () =
     expect(body.agent.import_metadata.source_url).toBe(`${origin}/cards/geo.json`);
   });
 
+  it('does not store the key given when the card document names an endpoint on another origin (it would be sent there)', async () => {
+    routes['/cards/geo.json'] = { status: 200, body: fixtureText('georoute-agent-v0.3.json') };
+    const body = expectImported(await importAgent({ agent_url: `${origin}/cards/geo.json`, api_key: 'sk-import-secret-0123456789' }));
+    expect(body.agent).toMatchObject({ agent_url: 'https://georoute-agent.example.com/a2a/v1', api_key: null });
+    expect(body.warnings.join(' ')).toContain('https://georoute-agent.example.com');
+    expect(body.warnings.join(' ')).toContain('API key was not stored');
+    // The card's endpoint on the origin the person gave: the key is for it.
+    const card = { ...fixture('georoute-agent-v0.3.json'), url: `${origin}/a2a/v1` };
+    routes['/cards/here.json'] = { status: 200, body: JSON.stringify(card) };
+    const here = expectImported(await importAgent({ agent_url: `${origin}/cards/here.json`, api_key: 'sk-import-secret-0123456789' }));
+    expect(here.agent).toMatchObject({ agent_url: `${origin}/a2a/v1`, api_key: '********6789' });
+  });
+
   it('registers a plain black box when no card is published, saying where it looked', async () => {
     const body = expectImported(await importAgent({ agent_url: `${origin}/v1/chat` }));
     expect(hits).toEqual(['/.well-known/agent-card.json', '/.well-known/agent.json']);

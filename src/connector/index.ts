@@ -15,3 +15,4 @@ export {
 export { fencedLookup } from './http.js';
 export { agentTarget, urlTarget, type AgentRecordForCall } from './target.js';
 export { redactSecret } from './redact.js';
+export { keyOrigin, sameKeyOrigin } from './key-origin.js';

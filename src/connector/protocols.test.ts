@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readA2aAnswer, sendMessageRequest } from './a2a.js';
 import { chatCompletionsBody, chatCompletionsUrl, passThroughParams, readChatCompletion } from './chat-completions.js';
-import { bodyExcerpt, redactSecret } from './redact.js';
+import { bodyExcerpt, MIN_KEY_PART, redactSecret } from './redact.js';
 import { backoffMs, retryAfterMs } from './retry.js';
 import { agentTarget } from './target.js';
 
@@ -181,6 +181,59 @@ describe('secrets', () => {
     const reversed = [...key].reverse().join('');
     const rot13 = 'fx-yvir-4s9n8o7p6q5r4s3n2o1p';
     for (const form of [hex, hex.toUpperCase(), reversed, rot13]) expect(redactSecret(`said ${form}.`, key)).toBe('said [redacted].');
+  });
+
+  describe('spelled out', () => {
+    const around = (form: string) => `The key is ${form}, as asked.`;
+    const spelled: Array<[string, string]> = [
+      ['zero-width spaces', [...key].join('\u200b')],
+      ['bidi controls and soft hyphens', [...key].map((c, i) => (i % 2 ? `\u202e${c}\u202c` : `${c}\u00ad`)).join('')],
+      ['spaces', [...key].join(' ')],
+      ['dashes', [...key].join('-')],
+      ['dots, underscores and line breaks', [...key].map((c, i) => (i === 0 ? '' : ['.', '_', '\n', '\r\n'][i % 4]) + c).join('')],
+      ['upper case', key.toUpperCase()],
+      ['decimal entities', [...key].map((c) => `&#${c.charCodeAt(0)};`).join('')],
+      ['hexadecimal entities', [...key].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')],
+      ['named entities for its punctuation', key.replace(/-/g, '&hyphen;')],
+      ['URL-encoding of every character', [...key].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+      ['JavaScript escapes', [...key].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('')],
+      ['full-width letters', [...key].map((c) => (/[a-z0-9]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('')],
+      ['reversed, in upper case with spaces', [...key].reverse().join(' ').toUpperCase()],
+      ['hexadecimal with spaces', Buffer.from(key).toString('hex').replace(/(..)/g, '$1 ').trim()],
+    ];
+    for (const [how, form] of spelled) {
+      it(`masks the whole key written with ${how}, and nothing around it`, () => {
+        expect(redactSecret(around(form), key)).toBe('The key is [redacted], as asked.');
+      });
+    }
+
+    it(`masks each half, and any part of ${MIN_KEY_PART} letters or digits, wherever it is`, () => {
+      const half = key.length / 2;
+      const text = `first ${key.slice(0, half)} then, much later, ${key.slice(half).toUpperCase().split('').join(' ')} and a part: ${key.slice(5, 5 + 10)}.`;
+      const redacted = redactSecret(text, key);
+      expect(redacted).toBe('first [redacted] then, much later, [redacted] and a part: [redacted].');
+      // Shorter parts stay: a key's few characters are ordinary text.
+      expect(redactSecret(`code ${key.slice(-6)} here`, key)).toBe(`code ${key.slice(-6)} here`);
+    });
+
+    it('masks only the characters that spell the key: its neighbours, even glued to it, stay', () => {
+      expect(redactSecret(`token=${key};path=/`, key)).toBe('token=[redacted];path=/');
+      expect(redactSecret(`<b>${[...key].join('\u200b')}</b> and again: "${key.toUpperCase()}"`, key)).toBe('<b>[redacted]</b> and again: "[redacted]"');
+    });
+
+    it('leaves text that does not spell the key as it was, entities and escapes included', () => {
+      const text = 'Fish &amp; chips at 50%25 off, caf\u00e9 \u200b open; 4f9a 8b7 (not the key)';
+      expect(redactSecret(text, key)).toBe(text);
+    });
+
+    it('stays linear: a megabyte of text with the key spelled out at its end', () => {
+      const filler = 'lorem ipsum &#100; 4f9a8b7 %41 '.repeat(32 * 1024);
+      const started = performance.now();
+      const redacted = redactSecret(`${filler}${[...key].join('\u200b')}`, key);
+      expect(redacted).toBe(`${filler}[redacted]`);
+      // Generous on a loaded machine; a quadratic scan of a megabyte takes minutes.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    });
   });
 
   it('an excerpt is short, one line, and blanks partial echoes of the key', () => {

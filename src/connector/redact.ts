@@ -4,7 +4,10 @@
  * back, because an agent (or a proxy in front of it) may echo the request in its answer.
  */
 
+import { keyView } from './key-view.js';
+
 const REDACTED = '[redacted]';
+const INVISIBLE = /[\p{Cf}\p{Mn}\p{Me}]/u;
 /** A key shorter than this is not hunted inside free text (it would blank ordinary words). */
 const MIN_SECRET_LENGTH = 4;
 /** An error excerpt's word sharing this many consecutive characters with the key is blanked. */
@@ -30,40 +33,135 @@ const rot13 = (text: string) =>
     return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
   });
 
+/** The view of the key and of its spellings, with the same folding as the text's (`keyView`). */
+const compact = (text: string) => keyView(text, false).exact;
+
+/** Parts of the key this long (letters and digits), or the whole key when it is shorter, are masked wherever they appear. */
+export const MIN_KEY_PART = 8;
+
+interface KeyPatterns {
+  /** Matched in the case-kept view: base64 spellings. */
+  exact: string[];
+  /** Matched in the lower-case view: the key, reversed, ROT13, hexadecimal. */
+  lower: string[];
+  /** Every run of `partLength` characters of the key, reversed and ROT13 (lower case): halves and other parts. */
+  parts: Set<string>;
+  partLength: number;
+}
+
 /**
- * The spellings of `secret` an echo may use: as is, JSON-escaped, URL-encoded, base64 (also of
- * `Bearer …`, and inside a longer base64 text), hexadecimal, reversed and ROT13 (the encodings
- * an agent may be asked to answer in).
+ * The spellings of `secret` an echo may use, folded as `keyView` folds text: the key (in any
+ * case, with anything but its letters and digits dropped, so also JSON-escaped, URL-encoded,
+ * HTML entities…), base64 (also of `Bearer …`, and inside a longer base64 text), hexadecimal,
+ * reversed and ROT13 (the encodings an agent may be asked to answer in), and every part of
+ * `MIN_KEY_PART` characters of the key, reversed or ROT13.
  */
-function spellings(secret: string): string[] {
-  const forms = new Set<string>([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+function keyPatterns(secret: string): KeyPatterns | null {
+  const key = keyView(secret, false).lower;
+  if (key.length < MIN_SECRET_LENGTH) return null;
+  const exact = new Set<string>();
   for (const plain of [secret, `Bearer ${secret}`]) {
     const b64 = Buffer.from(plain).toString('base64');
-    forms.add(b64);
-    forms.add(b64.replace(/=+$/, ''));
-    forms.add(Buffer.from(plain).toString('base64url'));
+    exact.add(compact(b64));
+    exact.add(compact(Buffer.from(plain).toString('base64url')));
   }
   const bytes = Buffer.from(secret);
   for (const shift of [0, 1, 2] as const) {
     for (const url of [false, true]) {
-      const form = shiftedBase64(bytes, shift, url);
-      if (form.length >= MIN_SHIFTED_BASE64) forms.add(form);
+      const form = compact(shiftedBase64(bytes, shift, url));
+      if (form.length >= MIN_SHIFTED_BASE64) exact.add(form);
     }
   }
-  const hex = bytes.toString('hex');
-  forms.add(hex);
-  forms.add(hex.toUpperCase());
-  forms.add([...secret].reverse().join(''));
-  forms.add(rot13(secret));
-  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  const reversed = [...key].reverse().join('');
+  const lower = new Set<string>([key, reversed, rot13(key), bytes.toString('hex')]);
+  const partLength = Math.min(MIN_KEY_PART, key.length);
+  const parts = new Set<string>();
+  for (const form of [key, reversed, rot13(key)]) {
+    for (let i = 0; i + partLength <= form.length; i++) parts.add(form.slice(i, i + partLength));
+  }
+  return {
+    exact: [...exact].filter((form) => form.length >= MIN_SECRET_LENGTH),
+    lower: [...lower].filter((form) => form.length >= MIN_SECRET_LENGTH),
+    parts,
+    partLength,
+  };
 }
 
-/** `text` with every occurrence of `secret` (in its usual spellings) replaced by "[redacted]". */
+const POLY_BASE = 131;
+const POLY_MOD = 33_554_393; // a prime below 2^25: every product stays an exact double
+
+function polyHash(text: string, from: number, length: number): number {
+  let hash = 0;
+  for (let i = from; i < from + length; i++) hash = (hash * POLY_BASE + text.charCodeAt(i)) % POLY_MOD;
+  return hash;
+}
+
+/** Ranges [from, to) of `view` that are one of `parts` (all of `length` characters): a rolling hash, linear in the view. */
+function partRanges(view: string, parts: Set<string>, length: number, out: Array<[number, number]>) {
+  if (view.length < length) return;
+  const hashes = new Set<number>();
+  for (const part of parts) hashes.add(polyHash(part, 0, length));
+  let top = 1;
+  for (let i = 1; i < length; i++) top = (top * POLY_BASE) % POLY_MOD;
+  let hash = polyHash(view, 0, length);
+  for (let i = 0; ; i++) {
+    if (hashes.has(hash) && parts.has(view.slice(i, i + length))) out.push([i, i + length]);
+    if (i + length >= view.length) break;
+    const dropped = (view.charCodeAt(i) * top) % POLY_MOD;
+    hash = (((hash - dropped + POLY_MOD) % POLY_MOD) * POLY_BASE + view.charCodeAt(i + length)) % POLY_MOD;
+  }
+}
+
+function formRanges(view: string, forms: string[], out: Array<[number, number]>) {
+  for (const form of forms) {
+    for (let at = view.indexOf(form); at !== -1; at = view.indexOf(form, at + 1)) out.push([at, at + form.length]);
+  }
+}
+
+/**
+ * `text` with every spelling of `secret` replaced by "[redacted]" (docs/connector.md, "Secrets"):
+ * matched in the text's letters and digits (`keyView`), each match then masks the original
+ * characters from its first to its last, so the separators, invisible characters and entities
+ * between them go with it and nothing around it does. Linear in the text.
+ */
 export function redactSecret(text: string, secret: string | null | undefined): string {
-  if (!secret || secret.length < MIN_SECRET_LENGTH) return text;
-  let out = text;
-  for (const form of spellings(secret)) out = out.split(form).join(REDACTED);
-  return out;
+  if (!secret || secret.length < MIN_SECRET_LENGTH || text === '') return text;
+  const patterns = keyPatterns(secret);
+  // A key of (almost) no letters or digits: only its literal spellings are hunted.
+  if (patterns === null) return literalRedact(text, secret);
+  const view = keyView(text);
+  const ranges: Array<[number, number]> = [];
+  formRanges(view.exact, patterns.exact, ranges);
+  const base64Ends = new Set(ranges.map((range) => range[1]));
+  formRanges(view.lower, patterns.lower, ranges);
+  partRanges(view.lower, patterns.parts, patterns.partLength, ranges);
+  if (ranges.length === 0) return literalRedact(text, secret);
+  ranges.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let copied = 0;
+  for (let r = 0; r < ranges.length; ) {
+    const from = view.start[ranges[r]![0]]!;
+    let last = ranges[r]![1];
+    // Ranges that overlap or meet in the view (only separators between them in the text) are one mask.
+    for (r++; r < ranges.length && ranges[r]![0] <= last; r++) last = Math.max(last, ranges[r]![1]);
+    let to = view.end[last - 1]!;
+    // A base64 spelling takes its padding with it.
+    if (base64Ends.has(last)) for (let pad = 0; pad < 2 && text[to] === '='; pad++) to += 1;
+    // Invisible characters right after the last one (a bidi control closing the key) go with it.
+    while (to < text.length && INVISIBLE.test(text[to]!)) to += 1;
+    if (from < copied) {
+      copied = Math.max(copied, to);
+      continue;
+    }
+    out += text.slice(copied, from) + REDACTED;
+    copied = to;
+  }
+  return literalRedact(out + text.slice(copied), secret);
+}
+
+/** The key as it is (for keys whose letters and digits are too few to hunt in the view). */
+function literalRedact(text: string, secret: string): string {
+  return text.split(secret).join(REDACTED);
 }
 
 function sharesFragment(word: string, secret: string): boolean {

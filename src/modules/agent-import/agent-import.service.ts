@@ -1,4 +1,4 @@
-import type { OutboundFence } from '../../connector/index.js';
+import { keyOrigin, sameKeyOrigin, type OutboundFence } from '../../connector/index.js';
 import type { Deps } from '../../deps.js';
 import { RequestValidationError, type ValidationIssue } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
@@ -111,13 +111,22 @@ export function createAgentImportService(deps: AgentImportDeps) {
             `The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). Change agent_url if the agent answers elsewhere.`,
           );
         }
+        // The key was given for the address the person typed; a card on that host may name any other one.
+        const { api_key: apiKey, ...rest } = common(input);
+        const keyStays = apiKey === undefined || sameKeyOrigin(agentUrl, url);
+        if (!keyStays) {
+          warnings.push(
+            `The agent card names its endpoint on another origin (${keyOrigin(url)}) than the URL you gave: the API key was not stored, ` +
+              'since it would be sent there. Set it on the agent if that endpoint is the one it is for.',
+          );
+        }
         return {
           access_level: 'black_box',
           issues: [],
           warnings: [...warnings, ...mapped.warnings],
           card: found.found.card,
           agent: {
-            body: { ...fromCard(card, input), agent_url: url, ...common(input), access_level: 'black_box' },
+            body: { ...fromCard(card, input), agent_url: url, ...rest, ...(keyStays ? { api_key: apiKey } : {}), access_level: 'black_box' },
             imported: {
               import_metadata: importMetadata(input, at, found.found.url, card.original_format, card.tenant),
               capabilities: card.capabilities,

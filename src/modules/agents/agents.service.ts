@@ -1,3 +1,4 @@
+import { sameKeyOrigin } from '../../connector/index.js';
 import { encryptSecret } from '../../crypto/keys.js';
 import type { Deps } from '../../deps.js';
 import { createCountMemo } from '../../db/count-memo.js';
@@ -80,6 +81,12 @@ export function createAgentService(deps: AgentDeps) {
     }
     if (body.api_key === null || body.api_key === '') Object.assign(patch, { api_key_enc: null, api_key_hint: null });
     else if (body.api_key !== undefined) Object.assign(patch, sealApiKey(body.api_key, current));
+    // A key is sent only to the origin it was given for: moving the agent to another scheme, host or
+    // port (or to no URL) without a new key in the same body drops it (the masked value sent back is no new key).
+    const keySet = patch.api_key_enc !== undefined;
+    if (current !== null && body.agent_url !== undefined && !keySet && !sameKeyOrigin(current.agent_url, body.agent_url)) {
+      Object.assign(patch, { api_key_enc: null, api_key_hint: null });
+    }
     return patch;
   }
 
@@ -187,9 +194,13 @@ export function createAgentService(deps: AgentDeps) {
 
     async update(principal: Principal, id: string, body: AgentUpdateBody) {
       requireAnywhere(principal, 'agent:write');
-      const current = await loadAuthorized(principal, id, 'agent:write');
-      const patch = patchFrom(body, current);
-      const updated = await repo.updateAgent(db, id, { ...patch, updated_at: now() });
+      // The row is locked while the patch is decided: whether the key stays depends on the URL it is written beside.
+      const updated = await db.transaction().execute(async (trx) => {
+        const current = await repo.findAgentForUpdate(trx, dialect, id);
+        if (current === undefined) throw notFound('Agent');
+        authorize(principal, 'agent:write', current.team_id, 'Agent');
+        return repo.updateAgent(trx, id, { ...patchFrom(body, current), updated_at: now() });
+      });
       if (updated === undefined) throw notFound('Agent');
       return toAgent(updated);
     },

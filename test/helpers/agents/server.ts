@@ -51,6 +51,12 @@ export interface TestAgentOptions {
   requireApiKey?: string;
   /** Error bodies (401, 500, scripted statuses) echo the Authorization header received, as careless servers do. */
   echoAuthorization?: boolean;
+  /**
+   * Echoes the key it received (`Authorization: Bearer <key>`) instead of answering: its answer is
+   * `echoKey(key)`, or, with `echoKeyStatus`, an error body of that status quoting `echoKey(key)`.
+   */
+  echoKey?: (key: string) => string;
+  echoKeyStatus?: number;
   /** A2A methods it speaks (default both); another gets JSON-RPC -32601. */
   a2aMethods?: A2aMethod[];
   /** A2A: answer a Message (default), a Task with the text in an artifact, or a Task with it in status.message. */
@@ -141,6 +147,11 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
     return { error };
   }
 
+  function echoedKey(req: IncomingMessage): string | null {
+    if (!options.echoKey) return null;
+    return options.echoKey((req.headers.authorization ?? '').replace(/^Bearer /, ''));
+  }
+
   function reset(req: IncomingMessage) {
     const socket = req.socket as typeof req.socket & { resetAndDestroy?: () => void };
     if (socket.resetAndDestroy) socket.resetAndDestroy();
@@ -183,7 +194,7 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
       sendJson(res, 400, errorBody(req, 'messages must hold a user message'));
       return;
     }
-    const text = answer(brain, {
+    const text = echoedKey(req) ?? answer(brain, {
       text: contentText(lastUser.content),
       systemPrompt: system ? contentText(system.content) : (options.systemPrompt ?? null),
       turn: users.length,
@@ -259,7 +270,7 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
     const turn = (turnsByContext.get(contextId) ?? 0) + 1;
     turnsByContext.set(contextId, turn);
     const metadata = isRecord(message.metadata) ? message.metadata : {};
-    const text = answer(brain, {
+    const text = echoedKey(_req) ?? answer(brain, {
       text: partsText(message.parts),
       systemPrompt: options.systemPrompt ?? (typeof metadata.systemPrompt === 'string' ? metadata.systemPrompt : null),
       turn,
@@ -326,6 +337,10 @@ export async function startTestAgent(behaviour: TestAgentBehaviour, options: Tes
     if (options.requireApiKey !== undefined && req.headers.authorization !== `Bearer ${options.requireApiKey}`) {
       const said = options.echoAuthorization ? `Incorrect API key provided: ${req.headers.authorization ?? '(none)'}` : 'Incorrect API key provided';
       sendJson(res, 401, errorBody(req, said));
+      return;
+    }
+    if (options.echoKey && options.echoKeyStatus !== undefined) {
+      sendJson(res, options.echoKeyStatus, { error: { message: `Invalid API key: ${echoedKey(req)}` } });
       return;
     }
     if (behaviour === 'oversized') {

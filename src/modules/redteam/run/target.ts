@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { agentTarget, urlTarget, type AgentProtocol, type AgentTarget } from '../../../connector/index.js';
+import { agentTarget, sameKeyOrigin, urlTarget, type AgentProtocol, type AgentTarget } from '../../../connector/index.js';
 import { decryptSecret } from '../../../crypto/keys.js';
 import { fromJsonColumn } from '../../../db/json-columns.js';
 import type { AgentsTable, DB } from '../../../db/schema.js';
@@ -64,6 +64,10 @@ export async function campaignTarget(
   }
   const agent = await findAgentRow(db, campaign.agent_id);
   if (agent === undefined) throw new Error('The agent was deleted');
+  // The campaign's key was given for the agent's address of then; the agent's own key follows the agent's rule (it is dropped when its origin changes).
+  if (campaignKey !== null && !sameKeyOrigin(campaign.agent_url, agent.agent_url)) {
+    throw new Error("The agent's URL moved to another origin since the campaign was created: the campaign's key is not sent there (start a new campaign)");
+  }
   const agentKey = campaignKey ?? (agent.api_key_enc === null ? null : decryptSecret(agentSecrets, agent.api_key_enc));
   const target = agentTarget(agent, agentKey);
   if (campaign.agent_model_name !== null) target.modelName = campaign.agent_model_name;
