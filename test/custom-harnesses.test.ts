@@ -227,6 +227,9 @@ describe('a generation stopped while it builds', () => {
           attempt: 1,
           signal: new AbortController().signal,
           progress: async () => undefined,
+          // The job's own fence holds (no runner here): the harness's status and job decide.
+          fenced: (write) => t.database.db.transaction().execute(write),
+          deferUntil: () => false,
           // The person stops it while its sources are read (a cancel request another process has not seen yet).
           log: async (line) => {
             if (!line.startsWith('Sources:')) return;

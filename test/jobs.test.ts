@@ -291,7 +291,8 @@ describe('restarts', () => {
     expect(attempts).toEqual([1, 2]);
     const job = await getJob(db(), id);
     expect(job).toMatchObject({ status: 'completed', attempt: 2 });
-    expect((await listJobLogs(db(), id)).map((l) => l.message)).toContain('interrupted by a restart; queued again as attempt 2 of 3');
+    const requeued = 'interrupted by a restart; queued again as attempt 2 (1 of 3 interruptions in a row without progress)';
+    expect((await listJobLogs(db(), id)).map((l) => l.message)).toContain(requeued);
 
     // The first runner sees that the job is no longer its own; its handler returns late, and
     // its result is not recorded over the second's.
@@ -328,7 +329,7 @@ describe('restarts', () => {
     stuck.open();
   });
 
-  it('fails a job interrupted on each of its attempts', async () => {
+  it('fails a job interrupted on each of its attempts without progress', async () => {
     const kind = uniqueKind('cap');
     const stuck = gate();
     const attempts: number[] = [];
@@ -349,7 +350,7 @@ describe('restarts', () => {
     await waitFor(() => attempts.length === 2, 'attempt 2');
     await runner([handler], { concurrency: 1, nowMs: () => T0 + 20 * LEASE }).start();
     await ended(id);
-    const reason = `${INTERRUPTED} on each of its 2 attempts`;
+    const reason = `${INTERRUPTED} on 2 attempts in a row, without progress`;
     expect(await getJob(db(), id)).toMatchObject({ status: 'failed', attempt: 2, error: reason });
     expect(endedCalls).toEqual([{ id, payload: {}, status: 'failed', reason }]);
     expect(attempts).toEqual([1, 2]);
