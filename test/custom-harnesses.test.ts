@@ -229,7 +229,7 @@ describe('a generation stopped while it builds', () => {
           progress: async () => undefined,
           // The job's own fence holds (no runner here): the harness's status and job decide.
           fenced: (write) => t.database.db.transaction().execute(write),
-          deferUntil: () => false,
+          deferFor: () => false,
           // The person stops it while its sources are read (a cancel request another process has not seen yet).
           log: async (line) => {
             if (!line.startsWith('Sources:')) return;

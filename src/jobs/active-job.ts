@@ -117,11 +117,11 @@ export function jobContext(
       options.changed();
     },
     fenced: (write) => (job.settled ? Promise.resolve(false) : options.fenced(write)),
-    deferUntil: (atMs: number, reason: string) => {
+    deferFor: (delayMs: number, reason: string) => {
       // Stopping already (deferred, cancelled, shut down): nothing more to decide.
       if (job.settled || job.controller.signal.aborted) return true;
       if (!job.madeProgress && job.deferralsAtClaim >= MAX_DEFERRALS) return false;
-      const at = Number.isFinite(atMs) ? Math.floor(atMs) : options.nowMs();
+      const at = options.nowMs() + (Number.isFinite(delayMs) ? Math.max(0, Math.floor(delayMs)) : 0);
       job.deferral = { atMs: at, reason: cleanText(redactSecrets(String(reason)), MAX_PROGRESS_MESSAGE) };
       job.controller.abort('deferred' satisfies JobAbortReason);
       return true;

@@ -17,7 +17,7 @@ export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancell
  * - `lost`: the job is no longer this process's (its lease expired and another process took it
  *   over, or its row was deleted); nothing the handler does next is recorded, and its fenced
  *   writes are refused;
- * - `deferred`: the handler asked to wait (`deferUntil`); the job goes back to the queue until
+ * - `deferred`: the handler asked to wait (`deferFor`); the job goes back to the queue until
  *   then, its slot free for other jobs.
  */
 export type JobAbortReason = 'cancelled' | 'shutdown' | 'lost' | 'deferred';
@@ -56,7 +56,7 @@ export interface JobContext<P = unknown> {
    */
   fenced(write: (trx: Kysely<DB>) => Promise<boolean>): Promise<boolean>;
   /**
-   * Gives the slot back until `atMs` (epoch milliseconds, the runner's clock): the signal aborts
+   * Gives the slot back for `delayMs` (from now, on the runner's clock): the signal aborts
    * with `deferred`; once the handler returns, the job is queued again, not claimed before then,
    * its attempt and budget unchanged, and the handler runs again then (skipping what it
    * stored). For an agent that asks to wait (Retry-After) longer than a few seconds. Answers
@@ -64,7 +64,7 @@ export interface JobContext<P = unknown> {
    * the job was deferred MAX_DEFERRALS times in a row without progress: the handler then
    * treats the wait as a failure of that call.
    */
-  deferUntil(atMs: number, reason: string): boolean;
+  deferFor(delayMs: number, reason: string): boolean;
 }
 
 export interface JobHandler<P = unknown> {

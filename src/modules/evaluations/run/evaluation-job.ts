@@ -40,6 +40,11 @@ export interface EvaluationRunOptions {
 
 /** A stored answer keeps at most this many characters (the verdict was made on the whole of it). */
 const MAX_STORED_RESPONSE = 32_000;
+/**
+ * An agent that asks to wait longer than this (Retry-After) is not waited in the job's slot: the
+ * job gives its slot back and resumes then (docs/jobs.md, "Fairness").
+ */
+export const MAX_RETRY_AFTER_IN_SLOT_MS = 5_000;
 /** Agent errors written to the run's log, so that a failing agent does not flood it. */
 const MAX_LOGGED_ERRORS = 20;
 
@@ -106,7 +111,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
         units,
         concurrency: options.concurrency,
         signal: sending,
-        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry }),
+        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry, defer: context.deferFor }),
         accept: async (rows) => {
           try {
             await batches.add(rows);
@@ -127,6 +132,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     }
     if (signal.aborted) {
       if (signal.reason === 'shutdown') await update({ status_message: pausedMessage(batches) }).catch(() => false);
+      if (signal.reason === 'deferred') await update({ status_message: waitingMessage(batches) }).catch(() => false);
       throw new Error(`stopped (${String(signal.reason)})`);
     }
     // Cancelled or deleted while it ran: what was stored stays, nothing else is written.
@@ -147,6 +153,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
 
   /** A run stopped by a restart says so until a worker resumes it. */
   const pausedMessage = (batches: ResultBatches) => `Paused by a restart at ${batches.done} prompts: resumes when a worker is free`;
+  /** A run whose agent asked to wait says so until it resumes. */
+  const waitingMessage = (batches: ResultBatches) => `Waiting at ${batches.done} prompts: the agent asked to retry later; resumes then`;
 
   interface UnitScope {
     target: AgentTarget;
@@ -156,6 +164,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     logError(prompt: PlannedPrompt, error: string): void;
     /** The unit was rate-limited too often: an answer still 429 is stored as an error. */
     lastTry: boolean;
+    /** The job's deferral: true when the run gives its slot back. */
+    defer: JobContext['deferFor'];
   }
 
   /**
@@ -166,8 +176,11 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
   async function runUnit(unit: Unit, scope: UnitScope): Promise<SendOutcome<NewResult[]>> {
     const answers: Array<{ prompt: PlannedPrompt; answer: ConversationResult }> = [];
     for (const prompt of unit) {
-      const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal);
+      const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal, MAX_RETRY_AFTER_IN_SLOT_MS);
       if (!answer.ok && answer.kind === 'cancelled') return null;
+      // The agent asked to wait long: the job gives its slot back and sends this unit again then
+      // (nothing of it is kept); past the deferral budget, the answer counts as below.
+      if (!answer.ok && answer.retryAfterMs !== undefined && scope.defer(answer.retryAfterMs, 'the agent asked to retry later')) return null;
       if (!answer.ok && answer.status === 429 && !scope.lastTry) return 'rate-limited';
       answers.push({ prompt, answer });
     }
