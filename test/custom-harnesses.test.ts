@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
@@ -218,8 +219,12 @@ describe('a generation stopped while it builds', () => {
       const agent = await registerAgent(t.app, world.teamA.member.token, refusing, { purpose: 'Answers questions about orders.' });
       const body = { agent_id: agent.id, persona_ids: [await persona(t.app, world.teamA.member.token, world.teamA.id, { name: 'Eve', role: 'customer' })] };
       const job = createGenerationJob({ db: t.database.db, now: t.clock.now });
-      for (const stop of ['cancel', 'delete'] as const) {
-        const harness = (await call('POST', '/v1/custom-harnesses/', { name: `Stopped by ${stop}`, ...body })).json();
+      const agentOfB = await registerAgent(t.app, world.teamB.member.token, refusing);
+      const callB = caller(t.app, world.teamB.member.token);
+      for (const stop of ['cancel', 'delete', 'recreate'] as const) {
+        // Client-chosen ids: 'recreate' deletes the harness and another team creates one under its id.
+        const harnessId = newId();
+        const harness = (await call('POST', '/v1/custom-harnesses/', { id: harnessId, name: `Stopped by ${stop}`, ...body })).json();
         const context: JobContext<GenerationJobPayload> = {
           id: harness.workflow_id,
           kind: job.kind,
@@ -227,12 +232,19 @@ describe('a generation stopped while it builds', () => {
           attempt: 1,
           signal: new AbortController().signal,
           progress: async () => undefined,
+          // The job's own fence holds (no runner here): the harness's status and job decide.
+          fenced: (write) => t.database.db.transaction().execute(write),
+          deferFor: () => false,
           // The person stops it while its sources are read (a cancel request another process has not seen yet).
           log: async (line) => {
             if (!line.startsWith('Sources:')) return;
             const url = `/v1/custom-harnesses/${harness.id}`;
             const res = stop === 'cancel' ? await call('POST', `${url}/cancel`) : await call('DELETE', url);
             expect(res.statusCode, res.body).toBeLessThan(300);
+            if (stop === 'recreate') {
+              const again = await callB('POST', '/v1/custom-harnesses/', { id: harnessId, name: 'Of B', agent_id: agentOfB.id });
+              expect(again.statusCode, again.body).toBe(201);
+            }
           },
         };
         await job.run(context);
@@ -240,6 +252,10 @@ describe('a generation stopped while it builds', () => {
         expect(prompts, stop).toEqual([]);
         if (stop === 'cancel') {
           expect((await call('GET', `/v1/custom-harnesses/${harness.id}`)).json().harness).toMatchObject({ status: 'failed', prompt_count: null });
+        }
+        if (stop === 'recreate') {
+          // B's harness is still B's draft, waiting for its own generation: nothing of A's run.
+          expect((await callB('GET', `/v1/custom-harnesses/${harnessId}`)).json().harness).toMatchObject({ status: 'draft', name: 'Of B', prompt_count: null });
         }
       }
     } finally {

@@ -6,6 +6,7 @@ import { migrateToLatest } from '../src/db/migrations/index.js';
 import { openTestDatabase, startTestProcess, TestClock } from './helpers/app.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
+import { waitFor } from './helpers/jobs.js';
 
 /**
  * Two Warden processes on one PostgreSQL database (each its own pool and job runner) share
@@ -52,13 +53,17 @@ describe('two processes on one PostgreSQL database', () => {
     world = await createWorld(one);
     const token = world.teamA.member.token;
     const target = await registerAgent(one, token, agent);
-    const ids = [];
+    const ids: string[] = [];
     const body = { agent_id: target.id, harness_names: ['ethics', 'toxicity'], sample_size: 10 };
     for (let i = 0; i < 6; i++) ids.push(await startEvaluation(one, token, body));
     const runs = await Promise.all(ids.map((id) => waitForEvaluation(one, token, id, undefined, 60_000)));
     for (const run of runs) expect(run).toMatchObject({ status: 'completed', progress: { errors: 0 } });
     const prompts = runs.reduce((total, run) => total + run.progress.total, 0);
     expect(agent.requests).toHaveLength(prompts);
+    // A job's end is written just after its evaluation's completion (the handler completes the
+    // record in its fenced transaction, then returns): the last one may still be writing it.
+    const jobsOf = () => first.db.selectFrom('jobs').select('status').where('subject_id', 'in', ids).execute();
+    await waitFor(async () => (await jobsOf()).every((j) => j.status !== 'running'), 'the jobs to end', 5_000);
     const jobs = await first.db.selectFrom('jobs').select(['attempt', 'locked_by', 'status']).where('subject_id', 'in', ids).execute();
     expect(jobs.map((j) => [j.status, j.attempt])).toEqual(ids.map(() => ['completed', 1]));
     expect(new Set(jobs.map((j) => j.locked_by))).toEqual(new Set(['process-one', 'process-two']));

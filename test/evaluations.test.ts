@@ -338,7 +338,10 @@ describe('results after the end', () => {
       for (const end of ['cancel', 'delete'] as const) {
         const id = await startEvaluation(quiet.app, as, { agent_id: agent.id, harness_names: ['ethics'], sample_size: 2 });
         const counts = { total: 2, done: 0, errors: 0 };
-        const batches = createResultBatches({ db: quiet.database.db, evaluationId: id, ...counts, size: 10, intervalMs: 10_000, onWritten: () => {} });
+        const { job_id: jobId } = await quiet.database.db.selectFrom('evaluations').select('job_id').where('id', '=', id).executeTakeFirstOrThrow();
+        // The job's own fence holds (no runner here): the evaluation's status and job decide.
+        const fenced = (write: (trx: typeof quiet.database.db) => Promise<boolean>) => quiet.database.db.transaction().execute(write);
+        const batches = createResultBatches({ fenced, evaluationId: id, jobId: jobId!, ...counts, size: 10, intervalMs: 10_000, onWritten: () => {} });
         const url = `/v1/evaluations/${id}`;
         const request = end === 'cancel' ? { method: 'POST' as const, url: `${url}/cancel` } : { method: 'DELETE' as const, url };
         const ended = await quiet.app.inject({ ...request, headers: bearer(as) });

@@ -4,7 +4,7 @@ import { migrateToLatest } from '../src/db/migrations/index.js';
 import { newId } from '../src/ids.js';
 import { cancelJob, deleteJobsBySubject, enqueueJob, findJobsBySubject, getJob, listJobLogs } from '../src/jobs/jobs.repo.js';
 import { INTERRUPTED } from '../src/jobs/recovery.js';
-import type { JobHandler } from '../src/jobs/types.js';
+import type { JobContext, JobHandler } from '../src/jobs/types.js';
 import { openTestDatabase } from './helpers/app.js';
 import { aborted, gate, insertTeam, runnerPool, uniqueKind, waitFor } from './helpers/jobs.js';
 
@@ -252,6 +252,142 @@ describe('deleting', () => {
     expect(await getJob(db(), id)).toBeUndefined();
     expect(await listJobLogs(db(), id)).toEqual([]);
   });
+
+  it('a deleted job stops at once in this process (no poll needed), and its fenced writes are refused', async () => {
+    const kind = uniqueKind('deleted-at-once');
+    const subjectId = newId();
+    const started = gate();
+    let context: JobContext | undefined;
+    const id = await enqueue(kind, {}, { subjectId });
+    await runners
+      .create({
+        db: db(),
+        dialect: database.dialect,
+        pollMs: 600_000,
+        leaseMs: 1_800_000,
+        handlers: [
+          {
+            kind,
+            onInterrupted: 'resume',
+            async run(c) {
+              context = c;
+              started.open();
+              await aborted(c.signal);
+            },
+          },
+        ],
+      })
+      .start();
+    await started.promise;
+    expect(await context!.fenced(async () => true)).toBe(true);
+    await db()
+      .transaction()
+      .execute((trx) => deleteJobsBySubject(trx, subjectId, { kind, teamId }));
+    await waitFor(() => context?.signal.aborted === true, 'the handler to be aborted', 2_000);
+    expect(context!.signal.reason).toBe('lost');
+    let wrote = false;
+    expect(
+      await context!.fenced(async () => {
+        wrote = true;
+        return true;
+      }),
+    ).toBe(false);
+    expect(wrote).toBe(false);
+    expect(await getJob(db(), id)).toBeUndefined();
+  });
+});
+
+describe('fair claiming and deferral', () => {
+  it("shares the slots between teams: a team's second job waits behind another team's first", async () => {
+    const kind = uniqueKind('fair');
+    const otherTeam = await insertTeam(db());
+    const started: string[] = [];
+    const hold = gate();
+    const handler: JobHandler<{ name: string }> = {
+      kind,
+      onInterrupted: 'resume',
+      async run({ payload }) {
+        started.push(payload.name);
+        await hold.promise;
+      },
+    };
+    for (const [name, team, at] of [
+      ['a1', teamId, 1_800_000_100],
+      ['a2', teamId, 1_800_000_101],
+      ['a3', teamId, 1_800_000_102],
+      ['b1', otherTeam, 1_800_000_103],
+    ] as const) {
+      await enqueueJob(db(), { kind, payload: { name }, teamId: team, subjectId: newId(), now: at });
+    }
+    await runner([handler], { concurrency: 2 }).start();
+    await waitFor(() => started.length === 2, 'two jobs to start');
+    expect(started).toEqual(['a1', 'b1']);
+    hold.open();
+  });
+
+  it('shares the slots between agents of one team', async () => {
+    const kind = uniqueKind('fair-target');
+    const started: string[] = [];
+    const hold = gate();
+    const handler: JobHandler<{ name: string }> = {
+      kind,
+      onInterrupted: 'resume',
+      async run({ payload }) {
+        started.push(payload.name);
+        await hold.promise;
+      },
+    };
+    const [slowAgent, fastAgent] = [newId(), newId()];
+    const otherTeam = await insertTeam(db());
+    for (const [name, team, target, at] of [
+      ['x1', teamId, slowAgent, 1_800_000_100],
+      ['y1', otherTeam, slowAgent, 1_800_000_101],
+      ['y2', otherTeam, slowAgent, 1_800_000_102],
+      ['y3', otherTeam, fastAgent, 1_800_000_103],
+    ] as const) {
+      await enqueueJob(db(), { kind, payload: { name }, teamId: team, subjectId: newId(), now: at, targetKey: target });
+    }
+    await runner([handler], { concurrency: 3 }).start();
+    await waitFor(() => started.length === 3, 'three jobs to start');
+    // x1 (the oldest); then the other team, first its job on the agent with nothing running (y3), then its oldest (y1).
+    expect(started).toEqual(['x1', 'y3', 'y1']);
+    hold.open();
+  });
+
+  it('a deferred job gives its slot back: queued until its time, then resumed, its attempt unchanged', async () => {
+    const kind = uniqueKind('deferred');
+    const T = 1_900_000_000_000;
+    let clock = T;
+    const runs: string[] = [];
+    const handler: JobHandler<{ name: string }> = {
+      kind,
+      onInterrupted: 'resume',
+      async run({ payload, deferFor, signal, progress }) {
+        runs.push(payload.name);
+        if (payload.name === 'waits' && runs.filter((r) => r === 'waits').length === 1) {
+          await progress({ done: 3, total: 10 });
+          expect(deferFor(60_000, 'the agent asked to retry later')).toBe(true);
+          expect(signal.reason).toBe('deferred');
+          throw new Error('stopped');
+        }
+      },
+    };
+    const waits = await enqueue(kind, { name: 'waits' }, { now: 1_800_000_100 });
+    const other = await enqueue(kind, { name: 'other' }, { now: 1_800_000_101 });
+    const r = runner([handler], { concurrency: 1, nowMs: () => clock });
+    await r.start();
+    await ended(other);
+    const given = await getJob(db(), waits);
+    expect(given).toMatchObject({ status: 'queued', attempt: 1, error: null, lockedBy: null, leaseExpiresAt: null, progress: { done: 3, total: 10 } });
+    expect((await listJobLogs(db(), waits)).at(-1)?.message).toMatch(/^gave its slot back \(the agent asked to retry later\); queued again, not before /);
+    await r.wake();
+    expect(runs).toEqual(['waits', 'other']);
+    clock = T + 60_001;
+    await r.wake();
+    await ended(waits);
+    expect(await getJob(db(), waits)).toMatchObject({ status: 'completed', attempt: 1 });
+    expect(runs).toEqual(['waits', 'other', 'waits']);
+  });
 });
 
 describe('restarts', () => {
@@ -291,7 +427,8 @@ describe('restarts', () => {
     expect(attempts).toEqual([1, 2]);
     const job = await getJob(db(), id);
     expect(job).toMatchObject({ status: 'completed', attempt: 2 });
-    expect((await listJobLogs(db(), id)).map((l) => l.message)).toContain('interrupted by a restart; queued again as attempt 2 of 3');
+    const requeued = 'interrupted by a restart; queued again as attempt 2 (1 of 3 interruptions in a row without progress)';
+    expect((await listJobLogs(db(), id)).map((l) => l.message)).toContain(requeued);
 
     // The first runner sees that the job is no longer its own; its handler returns late, and
     // its result is not recorded over the second's.
@@ -328,7 +465,7 @@ describe('restarts', () => {
     stuck.open();
   });
 
-  it('fails a job interrupted on each of its attempts', async () => {
+  it('fails a job interrupted on each of its attempts without progress', async () => {
     const kind = uniqueKind('cap');
     const stuck = gate();
     const attempts: number[] = [];
@@ -349,11 +486,70 @@ describe('restarts', () => {
     await waitFor(() => attempts.length === 2, 'attempt 2');
     await runner([handler], { concurrency: 1, nowMs: () => T0 + 20 * LEASE }).start();
     await ended(id);
-    const reason = `${INTERRUPTED} on each of its 2 attempts`;
+    const reason = `${INTERRUPTED} on 2 attempts in a row, without progress`;
     expect(await getJob(db(), id)).toMatchObject({ status: 'failed', attempt: 2, error: reason });
     expect(endedCalls).toEqual([{ id, payload: {}, status: 'failed', reason }]);
     expect(attempts).toEqual([1, 2]);
     stuck.open();
+  });
+
+  it('gives the attempt budget back to a job that made progress before it was interrupted', async () => {
+    const kind = uniqueKind('budget');
+    const stuck = gate();
+    const attempts: number[] = [];
+    const handler: JobHandler = {
+      kind,
+      onInterrupted: 'resume',
+      run: async ({ attempt, progress }) => {
+        attempts.push(attempt);
+        if (attempt === 3) return;
+        // Each run gets further than the one before, then its process dies.
+        await progress({ done: attempt * 10, total: 100 });
+        await stuck.promise;
+      },
+    };
+    const id = await enqueue(kind, {}, { maxAttempts: 2 });
+    const progressed = (done: number) => waitFor(async () => (await getJob(db(), id))?.progress.done === done, `progress ${done}`);
+    await runner([handler], { concurrency: 1, nowMs: () => T0 }).start();
+    await progressed(10);
+    await runner([handler], { concurrency: 1, nowMs: () => T0 + 10 * LEASE }).start();
+    await progressed(20);
+    await runner([handler], { concurrency: 1, nowMs: () => T0 + 20 * LEASE }).start();
+    await ended(id);
+    expect(await getJob(db(), id)).toMatchObject({ status: 'completed', attempt: 3 });
+    expect(attempts).toEqual([1, 2, 3]);
+    stuck.open();
+  });
+
+  it('a run taken over after its lease expired writes nothing more: its fenced writes are refused, its end dropped', async () => {
+    const kind = uniqueKind('taken-over');
+    const stuck = gate();
+    const contexts: JobContext[] = [];
+    const handler: JobHandler = {
+      kind,
+      onInterrupted: 'resume',
+      run: async (context) => {
+        contexts.push(context);
+        if (context.attempt === 1) await stuck.promise;
+      },
+    };
+    const id = await enqueue(kind);
+    await runner([handler], { concurrency: 1, nowMs: () => T0 }).start();
+    await waitFor(() => contexts.length === 1, 'the first run');
+    await runner([handler], { concurrency: 1, nowMs: () => T0 + 10 * LEASE }).start();
+    await ended(id);
+    const end = await getJob(db(), id);
+    expect(end).toMatchObject({ status: 'completed', attempt: 2 });
+    // The stale run ends its work late: what it would write (a feature's completion) is refused.
+    let wrote = false;
+    const stale = await contexts[0]!.fenced(async () => {
+      wrote = true;
+      return true;
+    });
+    expect([stale, wrote]).toEqual([false, false]);
+    stuck.open();
+    await waitFor(async () => (await getJob(db(), id))?.updatedAt === end?.updatedAt, 'nothing to change');
+    expect(await getJob(db(), id)).toEqual(end);
   });
 
   it('a graceful stop aborts handlers with "shutdown" and leaves their jobs queued, not failed', async () => {

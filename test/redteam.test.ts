@@ -298,7 +298,10 @@ describe('findings after the end', () => {
         const id = await startCampaign(quiet.app, as, { agent_url: agents.compliant.chatUrl, categories: ['injection'], num_tests: 1 });
         const written: number[] = [];
         const onWritten = (n: number) => written.push(n);
-        const writer = findingWriter(quiet.database.db, { campaignId: id, now: quiet.clock.now, size: 10, intervalMs: 10_000, onWritten });
+        const { job_id: jobId } = await quiet.database.db.selectFrom('redteam_campaigns').select('job_id').where('id', '=', id).executeTakeFirstOrThrow();
+        // The job's own fence holds (no runner here): the campaign's status and job decide.
+        const fenced = (write: (trx: typeof quiet.database.db) => Promise<boolean>) => quiet.database.db.transaction().execute(write);
+        const writer = findingWriter(fenced, { campaignId: id, jobId: jobId!, now: quiet.clock.now, size: 10, intervalMs: 10_000, onWritten });
         const url = `/v1/campaigns/${id}`;
         const request = end === 'cancel' ? { method: 'POST' as const, url: `${url}/cancel` } : { method: 'DELETE' as const, url };
         const ended = await quiet.app.inject({ ...request, headers: bearer(as) });

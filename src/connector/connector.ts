@@ -235,6 +235,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
         if (RETRY_STATUSES.has(answer.status) && retry < retries) {
           retry += 1;
           const asked = retryAfterMs(answer.headers['retry-after'], now(), retryAfterMaxMs);
+          if (asked !== null && sendOptions.maxRetryAfterMs !== undefined && asked > sendOptions.maxRetryAfterMs) {
+            return { ...httpFailure(answer, to), retryAfterMs: asked };
+          }
           if (!(await pause(asked ?? backoffMs(retry, backoff), signal))) return cancelled();
           continue;
         }

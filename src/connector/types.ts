@@ -62,6 +62,8 @@ export interface AgentCallError {
   /** The last attempt's time (0 when none was made). */
   latencyMs: number;
   attempts: number;
+  /** The agent asked to wait this long (Retry-After, capped) and the caller's `maxRetryAfterMs` said not to wait. */
+  retryAfterMs?: number | undefined;
 }
 
 export type AgentCallResult = AgentCallOk | AgentCallError;
@@ -70,6 +72,11 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
   /** a2a: continue this conversation (from the previous AgentCallOk). */
   contextId?: string | undefined;
+  /**
+   * A Retry-After longer than this is not waited: the call answers its failure at once, with
+   * `retryAfterMs` (a background job gives its slot back instead of sleeping in it). Default: waited.
+   */
+  maxRetryAfterMs?: number | undefined;
 }
 
 export interface AgentConnector {

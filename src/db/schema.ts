@@ -400,6 +400,18 @@ export interface JobsTable {
   started_at: number | null;
   finished_at: number | null;
   updated_at: number;
+  /** Times it was claimed: the claim number fences a run's writes (docs/jobs.md, "Fencing"). */
+  claims: Generated<number>;
+  /** Runs in a row interrupted without progress (the attempt budget). */
+  strikes: Generated<number>;
+  /** The highest progress_done reported: going past it is progress (and resets `strikes`). */
+  progress_best: Generated<number>;
+  /** Times in a row, without progress, it gave its slot back to wait for its agent. */
+  deferrals: Generated<number>;
+  /** Epoch milliseconds before which a queued job is not claimed (its agent asked to wait). */
+  not_before: number | null;
+  /** What it calls (an agent id, a campaign's URL): claims are shared fairly between targets. */
+  target_key: string | null;
 }
 
 /** The last lines of each job's log. Written in the background while a job runs. */

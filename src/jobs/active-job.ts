@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
 import type { Fence, PendingLine, PendingProgress } from './runner.store.js';
 import { cleanText, failureReason, redactSecrets } from './text.js';
 import type { JobAbortReason, JobContext, JobHandler, JobProgress } from './types.js';
@@ -20,12 +22,25 @@ export interface ActiveJob {
   nextSeq: number;
   /** The end to write, kept when writing it failed (tried again at each poll). */
   final: FinalWrite | undefined;
+  /** Deferrals in a row and the best progress when it was claimed (the deferral budget). */
+  deferralsAtClaim: number;
+  bestAtClaim: number;
+  /** This run reported progress past the best before it. */
+  madeProgress: boolean;
+  /** Asked by the handler: given back to the queue until then (epoch ms). */
+  deferral: { atMs: number; reason: string } | undefined;
+  /** Its row is being deleted (a transaction not yet committed): looked at often until then. */
+  watchUntil: number;
 }
 
+/** Deferrals in a row without progress a job may make; the next request is refused. */
+export const MAX_DEFERRALS = 20;
+
 export interface FinalWrite {
-  /** `queued`: given back after a shutdown. */
+  /** `queued`: given back after a shutdown, or deferred (then `notBefore`, epoch ms). */
   status: 'queued' | 'completed' | 'failed' | 'cancelled';
   error: string | null;
+  notBefore?: number | undefined;
   /** For onEnded: why it failed or was cancelled. */
   reason: string;
 }
@@ -37,7 +52,12 @@ const MAX_COUNT = 2_147_483_647;
 
 const count = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(Math.floor(n), 0), MAX_COUNT) : 0);
 
-export function newActiveJob(fence: Fence, handler: JobHandler<any>, payloadText: string): ActiveJob {
+export function newActiveJob(
+  fence: Fence,
+  handler: JobHandler<any>,
+  payloadText: string,
+  budget: { deferrals: number; best: number } = { deferrals: 0, best: 0 },
+): ActiveJob {
   return {
     fence,
     kind: handler.kind,
@@ -51,6 +71,11 @@ export function newActiveJob(fence: Fence, handler: JobHandler<any>, payloadText
     lines: [],
     nextSeq: 1,
     final: undefined,
+    deferralsAtClaim: budget.deferrals,
+    bestAtClaim: budget.best,
+    madeProgress: false,
+    deferral: undefined,
+    watchUntil: 0,
   };
 }
 
@@ -66,7 +91,10 @@ export function addLine(job: ActiveJob, level: PendingLine['level'], message: st
 }
 
 /** The handler's view of the job; progress and lines are buffered, and `changed` schedules their write. */
-export function jobContext(job: ActiveJob, options: { nowMs: () => number; keep: number; changed: () => void }): JobContext<unknown> {
+export function jobContext(
+  job: ActiveJob,
+  options: { nowMs: () => number; keep: number; changed: () => void; fenced: (write: (trx: Kysely<DB>) => Promise<boolean>) => Promise<boolean> },
+): JobContext<unknown> {
   return {
     id: job.fence.id,
     kind: job.kind,
@@ -80,6 +108,7 @@ export function jobContext(job: ActiveJob, options: { nowMs: () => number; keep:
         total: count(progress.total),
         message: progress.message === undefined ? null : cleanText(redactSecrets(String(progress.message)), MAX_PROGRESS_MESSAGE),
       };
+      if (job.progress.done > job.bestAtClaim) job.madeProgress = true;
       options.changed();
     },
     log: async (message: string, level: 'info' | 'warn' | 'error' = 'info') => {
@@ -87,12 +116,23 @@ export function jobContext(job: ActiveJob, options: { nowMs: () => number; keep:
       addLine(job, level, message, options.nowMs(), options.keep);
       options.changed();
     },
+    fenced: (write) => (job.settled ? Promise.resolve(false) : options.fenced(write)),
+    deferFor: (delayMs: number, reason: string) => {
+      // Stopping already (deferred, cancelled, shut down): nothing more to decide.
+      if (job.settled || job.controller.signal.aborted) return true;
+      if (!job.madeProgress && job.deferralsAtClaim >= MAX_DEFERRALS) return false;
+      const at = options.nowMs() + (Number.isFinite(delayMs) ? Math.max(0, Math.floor(delayMs)) : 0);
+      job.deferral = { atMs: at, reason: cleanText(redactSecrets(String(reason)), MAX_PROGRESS_MESSAGE) };
+      job.controller.abort('deferred' satisfies JobAbortReason);
+      return true;
+    },
   };
 }
 
 /** How a run ends, from what aborted it (if anything) and whether the handler threw. */
-export function finalOf(reason: JobAbortReason | undefined, failure: { error: unknown } | undefined): FinalWrite {
+export function finalOf(reason: JobAbortReason | undefined, failure: { error: unknown } | undefined, deferral?: ActiveJob['deferral']): FinalWrite {
   if (reason === 'shutdown') return { status: 'queued', error: null, reason: 'shutdown' };
+  if (reason === 'deferred' && deferral !== undefined) return { status: 'queued', error: null, reason: deferral.reason, notBefore: deferral.atMs };
   if (reason === 'cancelled') return { status: 'cancelled', error: null, reason: 'cancelled' };
   if (failure === undefined) return { status: 'completed', error: null, reason: 'completed' };
   const error = failureReason(failure.error);
@@ -101,6 +141,9 @@ export function finalOf(reason: JobAbortReason | undefined, failure: { error: un
 
 /** The job log's last line for that end. */
 export function endLine(final: FinalWrite): string {
+  if (final.status === 'queued' && final.notBefore !== undefined) {
+    return `gave its slot back (${final.reason}); queued again, not before ${new Date(final.notBefore).toISOString()}`;
+  }
   if (final.status === 'queued') return 'stopped by a shutdown; queued again';
   if (final.status === 'failed') return `failed: ${final.reason}`;
   return final.status;

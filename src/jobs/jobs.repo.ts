@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.js';
 import { newId, nowSeconds } from '../ids.js';
-import { announceCancel, announceEnqueued } from './local-signals.js';
+import { announceCancel, announceEnqueued, announceDeleted } from './local-signals.js';
 import type { EnqueueOptions, Job, JobLogLine, JobStatus } from './types.js';
 import { tableCaching } from '../db/table-caching.js';
 
@@ -69,6 +69,8 @@ export async function enqueueJob<P>(trx: Kysely<DB>, options: EnqueueOptions<P>)
       started_at: null,
       finished_at: null,
       updated_at: at,
+      not_before: null,
+      target_key: options.targetKey ?? null,
     })
     .execute();
   announceEnqueued();
@@ -126,18 +128,22 @@ export async function findJobsBySubject<P = unknown>(db: Kysely<DB>, subjectId: 
 
 /**
  * Deletes a record's jobs and their logs (when the feature deletes the record). A job still
- * running loses its row: its runner aborts the handler with reason `lost` and records nothing.
+ * running loses its row: its runner aborts the handler with reason `lost` (at once in this
+ * process, which is told once the caller's transaction may have committed; within a poll
+ * interval in another) and records nothing, and its fenced writes are refused from the commit on.
  * Only the jobs of that kind and team: a subject id may be chosen by a client (an evaluation's
  * `evaluation_id`, a custom harness's `id`), so another team's record may carry the same one.
  */
 export async function deleteJobsBySubject(db: Kysely<DB>, subjectId: string, scope: { kind: string; teamId: string }): Promise<number> {
-  const result = await db
+  const rows = await db
     .deleteFrom('jobs')
     .where('subject_id', '=', subjectId)
     .where('kind', '=', scope.kind)
     .where('team_id', '=', scope.teamId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning('id')
+    .execute();
+  if (rows.length > 0) announceDeleted(rows.map((row) => row.id));
+  return rows.length;
 }
 
 export const DEFAULT_LOG_LIMIT = 200;

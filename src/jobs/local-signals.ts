@@ -8,6 +8,8 @@
 export interface LocalListener {
   enqueued(): void;
   cancelRequested(jobId: string): void;
+  /** Rows deleted in a transaction that may not have committed yet: the runner looks again until it has. */
+  deleted(jobIds: readonly string[]): void;
 }
 
 const listeners = new Set<LocalListener>();
@@ -23,4 +25,8 @@ export function announceEnqueued(): void {
 
 export function announceCancel(jobId: string): void {
   for (const listener of listeners) listener.cancelRequested(jobId);
+}
+
+export function announceDeleted(jobIds: readonly string[]): void {
+  for (const listener of listeners) listener.deleted(jobIds);
 }

@@ -23,7 +23,8 @@ export interface RecoveryScope {
  * `expiredBefore`, those whose lease expired before it (at every poll); without, every one held
  * by another worker (the start of the only process of a SQLite file). Each goes back to the
  * queue as its next attempt (handler `resume`, attempts left) or fails (handler `fail`, or no
- * attempt left; onEnded is called). Answers how many went back to the queue.
+ * attempt left; onEnded is called). The budget counts runs interrupted in a row without
+ * progress: `max_attempts` of them fail the job. Answers how many went back to the queue.
  */
 export async function recoverInterrupted(scope: RecoveryScope, expiredBefore: number | undefined): Promise<number> {
   const kinds = [...scope.handlers.keys()];
@@ -43,14 +44,18 @@ async function recoverOne(scope: RecoveryScope, row: InterruptedRow, expiredBefo
   const error =
     handler.onInterrupted === 'fail'
       ? INTERRUPTED
-      : row.attempt >= row.max_attempts
-        ? `${INTERRUPTED} on each of its ${row.attempt} attempts`
+      : row.strikes + 1 >= row.max_attempts
+        ? `${INTERRUPTED} on ${row.strikes + 1} attempts in a row, without progress`
         : undefined;
   const at = scope.nowMs();
+  const inARow = `${row.strikes + 1} of ${row.max_attempts} interruptions in a row without progress`;
   const line = {
     at,
     level: error === undefined ? ('warn' as const) : ('error' as const),
-    message: error === undefined ? `interrupted by a restart; queued again as attempt ${row.attempt + 1} of ${row.max_attempts}` : `failed: ${error}`,
+    message:
+      error === undefined
+        ? `interrupted by a restart; queued again as attempt ${row.attempt + 1} (${inARow})`
+        : `failed: ${error}`,
   };
   const moved = await endInTransaction(
     scope.db,

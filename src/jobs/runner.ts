@@ -8,7 +8,7 @@ import { abortJob, addLine, endLine, finalOf, jobContext, newActiveJob, type Act
 import { endInTransaction } from './ending.js';
 import { listenLocally } from './local-signals.js';
 import { recoverInterrupted, type RecoveryScope } from './recovery.js';
-import { claimNext, endHeld, nextLogSeq, readHeld, renewLeases, writePending, type PendingLine } from './runner.store.js';
+import { claimNext, endHeld, holdsJob, nextLogSeq, readHeld, renewLeases, writePending, type Fence, type PendingLine } from './runner.store.js';
 import { failureReason } from './text.js';
 import type { JobAbortReason, JobHandler, JobLogger } from './types.js';
 
@@ -57,6 +57,9 @@ export const JOB_DEFAULTS = {
 
 /** After a local enqueue, extra polls: the enqueuing transaction may commit after the first one looked. */
 const WAKE_FOLLOW_UPS_MS = [20, 100, 500];
+/** After a local deletion of a held job: polls this often, this long, until the deletion has committed. */
+const WATCH_MS = 10;
+const WATCH_FOR_MS = 5000;
 const noLogger: JobLogger = { info() {}, warn() {}, error() {} };
 /** Pacing (polls, renewals, flushes) follows the monotonic clock; leases and records follow `nowMs`. */
 const elapsed = () => performance.now();
@@ -97,6 +100,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (state !== 'running') return;
     let delay = followUps.shift() ?? pollMs;
     if (active.size > 0) delay = Math.min(delay, Math.max(0, nextRenewalAt - elapsed()));
+    if ([...active.values()].some((job) => !job.settled && job.watchUntil > elapsed())) delay = Math.min(delay, WATCH_MS);
     pollTimer = setTimeout(() => void poll(), delay);
     pollTimer.unref();
   }
@@ -139,10 +143,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     if (kinds.length === 0) return;
     while (state === 'running' && active.size < concurrency) {
       const at = nowMs();
-      const row = await claimNext(db, dialect, { kinds, exclude: [...active.keys()], workerId, leaseUntil: at + leaseMs, at: Math.floor(at / 1000) });
+      const row = await claimNext(db, dialect, {
+        kinds,
+        exclude: [...active.keys()],
+        workerId,
+        leaseUntil: at + leaseMs,
+        at: Math.floor(at / 1000),
+        nowMs: at,
+      });
       if (row === undefined) return;
       if (active.size === 0) nextRenewalAt = elapsed() + leaseMs / 3;
-      await launch(row.id, row.kind, row.payload, row.attempt, row.cancel_requested === 1);
+      const fence = { id: row.id, workerId, claim: row.claims, attempt: row.attempt };
+      await launch(fence, row.kind, row.payload, row.cancel_requested === 1, { deferrals: row.deferrals, best: row.progress_best });
     }
   }
 
@@ -153,7 +165,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const rows = new Map((await readHeld(db, held.map((job) => job.fence.id))).map((row) => [row.id, row]));
     for (const job of held) {
       const row = rows.get(job.fence.id);
-      const stillOurs = row !== undefined && row.status === 'running' && row.locked_by === workerId && row.attempt === job.fence.attempt;
+      const stillOurs = row !== undefined && row.status === 'running' && row.locked_by === workerId && row.claims === job.fence.claim;
       if (!stillOurs) abortJob(job, 'lost');
       else if (row.cancel_requested === 1) abortJob(job, 'cancelled');
     }
@@ -171,8 +183,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   // ------------------------------------------------------------------ running a job
 
-  async function launch(id: string, kind: string, payloadText: string, attempt: number, cancelRequested: boolean): Promise<void> {
-    const job = newActiveJob({ id, workerId, attempt }, handlers.get(kind) as JobHandler<any>, payloadText);
+  async function launch(fence: Fence, kind: string, payloadText: string, cancelRequested: boolean, budget: { deferrals: number; best: number }): Promise<void> {
+    const { id, attempt } = fence;
+    const job = newActiveJob(fence, handlers.get(kind) as JobHandler<any>, payloadText, budget);
     active.set(id, job);
     try {
       job.nextSeq = await nextLogSeq(db, id);
@@ -203,7 +216,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       } catch {
         throw new Error('the job payload is not valid JSON');
       }
-      if (!signal.aborted) await job.handler.run(jobContext(job, { nowMs, keep, changed: scheduleFlush }));
+      const fenced = (write: (trx: Kysely<DB>) => Promise<boolean>) =>
+        db.transaction().execute(async (trx) => (await holdsJob(trx, dialect, job.fence)) && (await write(trx)));
+      if (!signal.aborted) await job.handler.run(jobContext(job, { nowMs, keep, changed: scheduleFlush, fenced }));
     } catch (error) {
       failure = { error };
     }
@@ -214,7 +229,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       active.delete(job.fence.id);
       logger.warn({ jobId: job.fence.id, kind: job.kind }, 'job taken over elsewhere; its result here is dropped');
     } else {
-      job.final = finalOf(reason, failure);
+      job.final = finalOf(reason, failure, job.deferral);
       addLine(job, job.final.status === 'failed' ? 'error' : 'info', endLine(job.final), nowMs(), keep);
       await writeFinal(job);
     }
@@ -234,7 +249,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         db,
         logger,
         fence.id,
-        (trx) => endHeld(trx, fence, { status, error: final.error, progress: job.progress, lines: job.lines, keep, at: nowSec() }),
+        (trx) =>
+          endHeld(trx, fence, { status, error: final.error, progress: job.progress, lines: job.lines, keep, at: nowSec(), notBefore: final.notBefore }),
         (status === 'failed' || status === 'cancelled') && onEnded !== undefined
           ? (trx) => onEnded({ id: fence.id, payload, status, reason: final.reason }, trx)
           : undefined,
@@ -345,6 +361,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         },
         cancelRequested: (jobId) => {
           if (active.has(jobId)) void poll();
+        },
+        // The deleting transaction may commit after this: its held jobs are looked at every few
+        // milliseconds until their rows are gone (then aborted, reason lost) or for a few seconds.
+        deleted: (jobIds) => {
+          const held = jobIds.map((jobId) => active.get(jobId)).filter((job) => job !== undefined);
+          if (held.length === 0) return;
+          for (const job of held) job.watchUntil = elapsed() + WATCH_FOR_MS;
+          void poll();
         },
       });
       // One process per SQLite file (docs/deployment.md): what is running now was left by the previous one.

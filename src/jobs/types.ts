@@ -15,9 +15,12 @@ export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancell
  * - `cancelled`: someone cancelled the job; it ends `cancelled` whatever the handler does next;
  * - `shutdown`: this process is stopping; the job goes back to the queue (resumed later);
  * - `lost`: the job is no longer this process's (its lease expired and another process took it
- *   over, or its row was deleted); nothing the handler does next is recorded.
+ *   over, or its row was deleted); nothing the handler does next is recorded, and its fenced
+ *   writes are refused;
+ * - `deferred`: the handler asked to wait (`deferFor`); the job goes back to the queue until
+ *   then, its slot free for other jobs.
  */
-export type JobAbortReason = 'cancelled' | 'shutdown' | 'lost';
+export type JobAbortReason = 'cancelled' | 'shutdown' | 'lost' | 'deferred';
 
 export interface JobProgress {
   done: number;
@@ -42,6 +45,26 @@ export interface JobContext<P = unknown> {
   progress(progress: JobProgress): Promise<void>;
   /** Appends a line to the job's log (the feature's `/logs` endpoint), written like progress. Never pass secrets. */
   log(message: string, level?: 'info' | 'warn' | 'error'): Promise<void>;
+  /**
+   * Runs `write` in one transaction that first checks that this run still holds the job (it is
+   * `running`, claimed by this runner, in this claim) and, on PostgreSQL, locks the job's row
+   * until the commit, so that no end, recovery or deletion of the job commits in between.
+   * Answers false without running `write` when the run no longer holds the job, else what
+   * `write` answers. Every write of a run to its feature's records (results, progress, the
+   * completion) goes through it: a run taken over, deleted or ended writes nothing more.
+   * A cancel is not part of the check: the feature's own status says that.
+   */
+  fenced(write: (trx: Kysely<DB>) => Promise<boolean>): Promise<boolean>;
+  /**
+   * Gives the slot back for `delayMs` (from now, on the runner's clock): the signal aborts
+   * with `deferred`; once the handler returns, the job is queued again, not claimed before then,
+   * its attempt and budget unchanged, and the handler runs again then (skipping what it
+   * stored). For an agent that asks to wait (Retry-After) longer than a few seconds. Answers
+   * true when the run stops (also when it was stopping already), false (nothing happens) when
+   * the job was deferred MAX_DEFERRALS times in a row without progress: the handler then
+   * treats the wait as a failure of that call.
+   */
+  deferFor(delayMs: number, reason: string): boolean;
 }
 
 export interface JobHandler<P = unknown> {
@@ -69,8 +92,10 @@ export interface EnqueueOptions<P> {
   teamId: string;
   /** The feature record's id (evaluation, campaign, harness), for lookups by record. */
   subjectId: string;
-  /** Runs a restart may interrupt before the job fails (default 3). */
+  /** Runs a restart may interrupt in a row, without progress, before the job fails (default 3). */
   maxAttempts?: number | undefined;
+  /** What the job calls (an agent id; a campaign's URL): slots are shared fairly between targets. */
+  targetKey?: string | null | undefined;
   /** Epoch seconds of the creation (the feature's injected clock); the wall clock by default. */
   now?: number | undefined;
 }

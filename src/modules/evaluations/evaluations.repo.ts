@@ -25,6 +25,17 @@ export const updateEvaluation = (db: Kysely<DB>, id: string, patch: EvaluationPa
 export const updateRunning = async (db: Kysely<DB>, id: string, patch: EvaluationPatch) =>
   Number((await db.updateTable('evaluations').set(patch).where('id', '=', id).where('status', '=', 'running').executeTakeFirst()).numUpdatedRows) > 0;
 
+/**
+ * Updates it only while it is still running the given job's run: the write of a run is fenced
+ * by its job (the record's `job_id`), not by the evaluation's id, which a client may choose and
+ * re-use once the evaluation is deleted (docs/jobs.md, "Fencing").
+ */
+export const updateRunOf = async (db: Kysely<DB>, id: string, jobId: string, patch: EvaluationPatch) =>
+  Number(
+    (await db.updateTable('evaluations').set(patch).where('id', '=', id).where('job_id', '=', jobId).where('status', '=', 'running').executeTakeFirst())
+      .numUpdatedRows,
+  ) > 0;
+
 export const deleteEvaluation = async (db: Kysely<DB>, id: string) =>
   Number((await db.deleteFrom('evaluations').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
 

@@ -114,7 +114,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
           job_id: null,
         });
         const payload: EvaluationJobPayload = { evaluationId: id };
-        const jobId = await enqueueJob(trx, { kind: EVALUATION_JOB, payload, teamId, subjectId: id, now: at });
+        const jobId = await enqueueJob(trx, { kind: EVALUATION_JOB, payload, teamId, subjectId: id, now: at, targetKey: agent.id });
         await repo.updateEvaluation(trx, id, { job_id: jobId });
       });
       return { evaluation_id: id, status: 'running' };

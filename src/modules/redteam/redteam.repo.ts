@@ -25,6 +25,21 @@ export async function updateActive(db: Kysely<DB>, id: string, patch: Updateable
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Changes a campaign that has not ended, while it still runs the given job: the writes of a run
+ * are fenced by its job, not by the campaign's id (docs/jobs.md, "Fencing").
+ */
+export async function updateActiveOf(db: Kysely<DB>, id: string, jobId: string, patch: Updateable<RedteamCampaignsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('redteam_campaigns')
+    .set(patch)
+    .where('id', '=', id)
+    .where('job_id', '=', jobId)
+    .where('status', 'in', [...ACTIVE_STATUSES])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export const deleteCampaign = (db: Kysely<DB>, id: string) => db.deleteFrom('redteam_campaigns').where('id', '=', id).execute();
 
 /** Newest first, over the teams given. */

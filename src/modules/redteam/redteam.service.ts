@@ -177,7 +177,9 @@ export function createRedteamService(deps: RedteamDeps) {
           updated_at: at,
         });
         const payload: CampaignJobPayload = { campaignId: id };
-        const jobId = await enqueueJob(trx, { kind: CAMPAIGN_JOB, payload, teamId, subjectId: id, now: at });
+        // Slots are shared fairly between what jobs call: the agent, or the bare URL.
+        const targetKey = (target.agentId ?? target.url)?.slice(0, 255) ?? null;
+        const jobId = await enqueueJob(trx, { kind: CAMPAIGN_JOB, payload, teamId, subjectId: id, now: at, targetKey });
         await repo.updateCampaign(trx, id, { job_id: jobId });
       });
       return { campaign_id: id, status: 'pending' };

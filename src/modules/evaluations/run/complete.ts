@@ -4,7 +4,8 @@ import { verdictOf } from '../../../evaluation/report/index.js';
 import { formatDecimal } from '../../../evaluation/report/text.js';
 import { aggregate, PASS_THRESHOLD, type EvaluationScores } from '../../../evaluation/aggregate.js';
 import type { StoredHarnessScore } from '../evaluations.mapping.js';
-import { updateRunning, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
+import type { JobContext } from '../../../jobs/types.js';
+import { updateRunOf, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
 import { completedMessage } from './messages.js';
 import type { Plan } from './plan.js';
 
@@ -78,10 +79,18 @@ function harnessScores(scores: EvaluationScores, plan: Plan): Record<string, Sto
  * Scores the stored verdicts and records the end of the run: the evaluation completed with its
  * scores and, in the same transaction, the evidence on the agent (test_score, last_tested_by,
  * evaluated_harnesses, last_evaluated_at; never its trust stage). Nothing is written when the
- * evaluation stopped running meanwhile (cancelled or deleted). Throws when no prompt could be
+ * evaluation stopped running this job meanwhile (cancelled, deleted, re-created under the same
+ * id) or the run lost its job: the job's fenced transaction. Throws when no prompt could be
  * scored: the run fails with the agent's commonest error as its reason.
  */
-export async function completeRun(db: Kysely<DB>, evaluation: EvaluationRow, plan: Plan, at: number): Promise<boolean> {
+export async function completeRun(
+  db: Kysely<DB>,
+  fenced: JobContext['fenced'],
+  run: { evaluation: EvaluationRow; jobId: string },
+  plan: Plan,
+  at: number,
+): Promise<boolean> {
+  const { evaluation, jobId } = run;
   const rows = await verdictRows(db, evaluation.id);
   const verdicts = rows.map((row) => ({ ...row, passed: row.passed === null ? null : row.passed === 1 }));
   const errors = verdicts.filter((v) => v.passed === null).length;
@@ -91,8 +100,8 @@ export async function completeRun(db: Kysely<DB>, evaluation: EvaluationRow, pla
   }
   const scores = aggregate(verdicts, (harness) => plan.harnesses.get(harness)?.pillar);
   const evaluatedHarnesses = [...plan.harnesses.entries()].map(([id, info]) => (evaluation.harness_type === 'custom' ? info.name : id));
-  return db.transaction().execute(async (trx) => {
-    const changed = await updateRunning(trx, evaluation.id, {
+  return fenced(async (trx) => {
+    const changed = await updateRunOf(trx, evaluation.id, jobId, {
       status: 'completed',
       completed_at: at,
       overall_score: scores.overall?.score ?? null,

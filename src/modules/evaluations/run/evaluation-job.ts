@@ -8,7 +8,7 @@ import type { DB } from '../../../db/schema.js';
 import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
-import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateEvaluation, updateRunning, type NewResult } from '../evaluations.repo.js';
+import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
 import { completeRun } from './complete.js';
 import { converse, type ConversationResult } from './converse.js';
 import { dispatch, type SendOutcome } from './dispatch.js';
@@ -40,6 +40,11 @@ export interface EvaluationRunOptions {
 
 /** A stored answer keeps at most this many characters (the verdict was made on the whole of it). */
 const MAX_STORED_RESPONSE = 32_000;
+/**
+ * An agent that asks to wait longer than this (Retry-After) is not waited in the job's slot: the
+ * job gives its slot back and resumes then (docs/jobs.md, "Fairness").
+ */
+export const MAX_RETRY_AFTER_IN_SLOT_MS = 5_000;
 /** Agent errors written to the run's log, so that a failing agent does not flood it. */
 const MAX_LOGGED_ERRORS = 20;
 
@@ -59,13 +64,15 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
   async function run(context: JobContext<EvaluationJobPayload>): Promise<void> {
     const { signal } = context;
     const evaluation = await findEvaluation(db, context.payload.evaluationId);
-    // Deleted, or cancelled before a worker took it: nothing to do.
-    if (evaluation === undefined || evaluation.status !== 'running') return;
+    // Deleted (perhaps re-created under the same id, with another job), or cancelled before a worker took it: nothing to do.
+    if (evaluation === undefined || evaluation.status !== 'running' || evaluation.job_id !== context.id) return;
     const agent = await findAgentRow(db, evaluation.agent_id);
     if (agent === undefined) throw new Error('The agent was deleted');
     const target = agentTarget(agent, openKey(agent.api_key_enc));
+    /** Every write of the run: only while it holds its job and the evaluation still runs that job. */
+    const update = (patch: Parameters<typeof updateRunOf>[3]) => context.fenced((trx) => updateRunOf(trx, evaluation.id, context.id, patch));
 
-    if (evaluation.started_at === null) await updateRunning(db, evaluation.id, { started_at: now(), status_message: PLANNING_MESSAGE });
+    if (evaluation.started_at === null && !(await update({ started_at: now(), status_message: PLANNING_MESSAGE }))) return;
     const plan = await buildPlan(db, evaluation);
     const total = plan.prompts.length;
     if (total === 0) throw new Error('The harnesses chosen hold no prompts');
@@ -73,13 +80,14 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     const storedErrors = stored.size === 0 ? 0 : await countResults(db, { evaluationId: evaluation.id, errors: true });
     const units = unitsOf(plan.prompts).filter((unit) => !unit.some((prompt) => stored.has(prompt.id)));
     const message = progressMessage(stored.size, total, storedErrors);
-    await updateRunning(db, evaluation.id, { progress_total: total, progress_done: stored.size, status_message: message });
+    if (!(await update({ progress_total: total, progress_done: stored.size, status_message: message }))) return;
     const perHarness = [...plan.harnesses.keys()].map((h) => `${h} ${plan.prompts.filter((p) => p.harness === h).length}`).join(', ');
     await context.log(`Planned ${total} prompts (${perHarness}), seed ${evaluation.seed}${stored.size > 0 ? `; ${stored.size} already stored` : ''}`);
 
     const batches = createResultBatches({
-      db,
+      fenced: context.fenced,
       evaluationId: evaluation.id,
+      jobId: context.id,
       total,
       done: stored.size,
       errors: storedErrors,
@@ -103,7 +111,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
         units,
         concurrency: options.concurrency,
         signal: sending,
-        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry }),
+        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry, defer: context.deferFor }),
         accept: async (rows) => {
           try {
             await batches.add(rows);
@@ -123,13 +131,14 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
       batches.close();
     }
     if (signal.aborted) {
-      if (signal.reason === 'shutdown') await pauseMessage(evaluation.id, batches);
+      if (signal.reason === 'shutdown') await update({ status_message: pausedMessage(batches) }).catch(() => false);
+      if (signal.reason === 'deferred') await update({ status_message: waitingMessage(batches) }).catch(() => false);
       throw new Error(`stopped (${String(signal.reason)})`);
     }
     // Cancelled or deleted while it ran: what was stored stays, nothing else is written.
     if (batches.stopped) return;
     if (loggedErrors > MAX_LOGGED_ERRORS) await context.log(`${loggedErrors - MAX_LOGGED_ERRORS} more agent errors not logged`, 'warn');
-    const completed = await completeRun(db, evaluation, plan, now());
+    const completed = await completeRun(db, context.fenced, { evaluation, jobId: context.id }, plan, now());
     await context.log(completed ? `Completed: ${batches.done} prompts, ${batches.errors} errors` : 'The evaluation stopped before its scores were written');
   }
 
@@ -143,10 +152,9 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
   }
 
   /** A run stopped by a restart says so until a worker resumes it. */
-  async function pauseMessage(evaluationId: string, batches: ResultBatches) {
-    const message = `Paused by a restart at ${batches.done} prompts: resumes when a worker is free`;
-    await updateRunning(db, evaluationId, { status_message: message }).catch(() => undefined);
-  }
+  const pausedMessage = (batches: ResultBatches) => `Paused by a restart at ${batches.done} prompts: resumes when a worker is free`;
+  /** A run whose agent asked to wait says so until it resumes. */
+  const waitingMessage = (batches: ResultBatches) => `Waiting at ${batches.done} prompts: the agent asked to retry later; resumes then`;
 
   interface UnitScope {
     target: AgentTarget;
@@ -156,6 +164,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     logError(prompt: PlannedPrompt, error: string): void;
     /** The unit was rate-limited too often: an answer still 429 is stored as an error. */
     lastTry: boolean;
+    /** The job's deferral: true when the run gives its slot back. */
+    defer: JobContext['deferFor'];
   }
 
   /**
@@ -166,8 +176,11 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
   async function runUnit(unit: Unit, scope: UnitScope): Promise<SendOutcome<NewResult[]>> {
     const answers: Array<{ prompt: PlannedPrompt; answer: ConversationResult }> = [];
     for (const prompt of unit) {
-      const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal);
+      const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal, MAX_RETRY_AFTER_IN_SLOT_MS);
       if (!answer.ok && answer.kind === 'cancelled') return null;
+      // The agent asked to wait long: the job gives its slot back and sends this unit again then
+      // (nothing of it is kept); past the deferral budget, the answer counts as below.
+      if (!answer.ok && answer.retryAfterMs !== undefined && scope.defer(answer.retryAfterMs, 'the agent asked to retry later')) return null;
       if (!answer.ok && answer.status === 429 && !scope.lastTry) return 'rate-limited';
       answers.push({ prompt, answer });
     }
@@ -216,9 +229,10 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     /** Failed or cancelled: the evaluation says so, in the transaction that ends the job. */
     async onEnded(job, trx) {
       const row = await findEvaluation(trx, job.payload.evaluationId);
-      if (row === undefined || row.status !== 'running') return;
+      if (row === undefined || row.status !== 'running' || row.job_id !== job.id) return;
       const failed = job.status === 'failed';
-      await updateEvaluation(trx, row.id, {
+      // Conditional (still running this job): a cancel or a completion that committed since the read stands.
+      await updateRunOf(trx, row.id, job.id, {
         status: job.status,
         completed_at: now(),
         error_message: failed ? job.reason : null,

@@ -1,11 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import { insertResults, updateRunning, type NewResult } from '../evaluations.repo.js';
+import type { JobContext } from '../../../jobs/types.js';
+import { insertResults, updateRunOf, type NewResult } from '../evaluations.repo.js';
 import { progressMessage } from './messages.js';
 
 export interface ResultBatchOptions {
-  db: Kysely<DB>;
+  /** The job's fenced transaction: a batch is written only while the run holds its job. */
+  fenced: JobContext['fenced'];
   evaluationId: string;
+  /** The run's job: the evaluation must still be running it. */
+  jobId: string;
   total: number;
   /** Already stored when the run (re)started. */
   done: number;
@@ -25,11 +27,13 @@ const MAX_WAITING_BATCHES = 4;
  * Results are written in batches: one transaction per batch stores its results and the
  * evaluation's progress together, so a restart loses at most the batch being filled (those
  * prompts are sent again) and never a stored prompt; a batch that comes after the evaluation
- * was cancelled or deleted is dropped (what is stored is what its end says). Writes happen one at a time, in the
+ * was cancelled or deleted, or after the run lost its job, is dropped (what is stored is what
+ * its end says): each batch is written in the job's fenced transaction, on the evaluation
+ * still running this job. Writes happen one at a time, in the
  * order results came in; senders go on while a batch is written, unless too many wait.
  */
 export function createResultBatches(options: ResultBatchOptions) {
-  const { db, evaluationId, total, size, intervalMs } = options;
+  const { fenced, evaluationId, jobId, total, size, intervalMs } = options;
   let pending: NewResult[] = [];
   let done = options.done;
   let errors = options.errors;
@@ -44,10 +48,10 @@ export function createResultBatches(options: ResultBatchOptions) {
     const batchErrors = batch.filter((row) => row.passed === null).length;
     const nextDone = done + batch.length;
     const nextErrors = errors + batchErrors;
-    const running = await db.transaction().execute(async (trx) => {
+    const running = await fenced(async (trx) => {
       const message = progressMessage(nextDone, total, nextErrors);
-      // The evaluation still running first: a cancelled or deleted one gets no result after its end.
-      if (!(await updateRunning(trx, evaluationId, { progress_done: nextDone, error_count: nextErrors, status_message: message }))) return false;
+      // This run's evaluation still running first: a cancelled, deleted or re-created one gets no result of it.
+      if (!(await updateRunOf(trx, evaluationId, jobId, { progress_done: nextDone, error_count: nextErrors, status_message: message }))) return false;
       await insertResults(trx, batch);
       return true;
     });

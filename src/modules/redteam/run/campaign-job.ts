@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import type { AgentConnector } from '../../../connector/types.js';
-import type { DB } from '../../../db/schema.js';
+import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
 import { detectorLlm } from '../../../guard/llm.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
@@ -14,7 +14,7 @@ import type { AttackRunner } from '../../../redteam/run-attack.js';
 import type { AttackCase, RedteamLlm, SendTurns, Strategy } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
 import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
-import { findCampaign, findDomeConfig, storedAttackIds, updateActive, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
+import { findCampaign, findDomeConfig, insertFindings, storedAttackIds, updateActiveOf, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
 import { attackAll, clip } from './attack-loop.js';
 import { findingWriter } from './findings.js';
 import { completeCampaign } from './outcome.js';
@@ -84,20 +84,22 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const { signal } = context;
     const campaign = await findCampaign(db, context.payload.campaignId);
     // Deleted, or cancelled before a worker took it: nothing to do.
-    if (campaign === undefined || !(ACTIVE_STATUSES as readonly string[]).includes(campaign.status)) return;
+    if (campaign === undefined || !(ACTIVE_STATUSES as readonly string[]).includes(campaign.status) || campaign.job_id !== context.id) return;
+    /** Every write of the run: only while it holds its job and the campaign still runs that job. */
+    const update = (patch: Updateable<RedteamCampaignsTable>) => context.fenced((trx) => updateActiveOf(trx, campaign.id, context.id, patch));
     const saved = JSON.parse(campaign.options) as Partial<CampaignOptions> & { target?: 'agent' | 'url' };
     const settings = { ...DEFAULT_OPTIONS, ...saved, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
     const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
     const startedAt = campaign.started_at ?? now();
     const running = { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() };
-    if (!(await updateActive(db, campaign.id, running))) return;
+    if (!(await update(running))) return;
 
     const log = (line: string, level: 'info' | 'warn' = 'info') => void context.log(line, level);
     let cases: AttackCase[];
     if (campaign.cases !== null) cases = JSON.parse(campaign.cases) as AttackCase[];
     else {
       cases = await planCampaign(campaign, knowledge, llm, signal, log);
-      if (!(await updateActive(db, campaign.id, { cases: JSON.stringify(cases), updated_at: now() }))) return;
+      if (!(await update({ cases: JSON.stringify(cases), updated_at: now() }))) return;
     }
     const attacks = planAttacks(cases, JSON.parse(campaign.strategies) as Strategy[], campaign.seed);
     const stored = await storedAttackIds(db, campaign.id);
@@ -129,9 +131,10 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       crescendoTurns: settings.crescendo_turns,
     };
 
-    await updateActive(db, campaign.id, { status_message: `Attacking (${total} attacks and checks)`, updated_at: now() });
-    const writer = findingWriter(db, {
+    if (!(await update({ status_message: `Attacking (${total} attacks and checks)`, updated_at: now() }))) return;
+    const writer = findingWriter(context.fenced, {
       campaignId: campaign.id,
+      jobId: context.id,
       now,
       size: options.batchSize ?? 25,
       intervalMs: options.batchIntervalMs ?? 500,
@@ -164,7 +167,13 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       throw new Error(`No attack got an answer from the agent: ${clip(outcome.firstError)}`);
     }
 
-    const white = source === null ? null : await runStaticPass(db, campaign.id, source, attacks.length, stored, now, log);
+    const save = (rows: Parameters<typeof insertFindings>[1], at: number) =>
+      context.fenced(async (trx) => {
+        if (!(await updateActiveOf(trx, campaign.id, context.id, { updated_at: at }))) return false;
+        await insertFindings(trx, rows);
+        return true;
+      });
+    const white = source === null ? null : await runStaticPass(save, campaign.id, source, attacks.length, stored, now, log);
     if (white) void context.progress({ done: total, total, message: `${total} of ${total}` });
     const current = await findCampaign(db, campaign.id);
     if (current === undefined) return;
@@ -174,6 +183,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       llmAvailable: options.llm !== undefined,
       extra: white === null ? {} : { white_box: white },
       log,
+      update,
     });
   }
 
@@ -181,9 +191,10 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     kind: CAMPAIGN_JOB,
     onInterrupted: 'resume',
     run,
-    async onEnded({ payload, status, reason }, trx) {
+    async onEnded({ id, payload, status, reason }, trx) {
       const at = now();
-      await updateActive(trx, payload.campaignId, {
+      // Conditional (not ended, still running this job): a cancel or a completion that committed first stands.
+      await updateActiveOf(trx, payload.campaignId, id, {
         status,
         status_message: status === 'failed' ? 'Failed' : 'Cancelled',
         error_message: status === 'failed' ? reason : null,

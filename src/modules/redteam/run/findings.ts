@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { JobContext } from '../../../jobs/types.js';
 import { CATEGORY_DEFAULTS, getProbe } from '../../../redteam/probes/index.js';
 import type { StaticFinding } from '../../../redteam/static-analysis.js';
 import type { Catch } from '../../../redteam/guard.js';
 import type { AttackOutcome, ConversationTurn } from '../../../redteam/types.js';
-import { insertFindings, updateActive, type NewFinding } from '../redteam.repo.js';
+import { insertFindings, updateActiveOf, type NewFinding } from '../redteam.repo.js';
 
 /**
  * What a finding keeps (the verdict was made on the whole texts): its attack and answer up to
@@ -126,12 +125,13 @@ export function staticPassRow(campaignId: string, seq: number, rule: StaticFindi
 /**
  * Findings written in batches (one transaction per `size` rows or per `intervalMs`), so that
  * a campaign costs few commits whatever its size (docs/jobs.md, "Cost on SQLite"). A batch
- * that comes after the campaign ended (cancelled, deleted) is dropped: the campaign is checked
- * (and its row locked) in the batch's transaction before the findings are written.
+ * that comes after the campaign ended (cancelled, deleted) or after the run lost its job is
+ * dropped: the job's fenced transaction checks the job, then the campaign still running that
+ * job (its row locked), before the findings are written.
  */
 export function findingWriter(
-  db: Kysely<DB>,
-  options: { campaignId: string; size: number; intervalMs: number; onWritten: (count: number) => void; now: () => number },
+  fenced: JobContext['fenced'],
+  options: { campaignId: string; jobId: string; size: number; intervalMs: number; onWritten: (count: number) => void; now: () => number },
 ) {
   let pending: NewFinding[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -148,8 +148,8 @@ export function findingWriter(
       writing = writing.then(async () => {
         if (failure !== undefined || stopped) return;
         try {
-          const active = await db.transaction().execute(async (trx) => {
-            if (!(await updateActive(trx, options.campaignId, { updated_at: options.now() }))) return false;
+          const active = await fenced(async (trx) => {
+            if (!(await updateActiveOf(trx, options.campaignId, options.jobId, { updated_at: options.now() }))) return false;
             await insertFindings(trx, rows);
             return true;
           });

@@ -1,10 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { fromJsonColumn } from '../../../db/json-columns.js';
-import type { DB } from '../../../db/schema.js';
+import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig } from '../../../guard/engine.js';
 import { suggestConfig, type Catch, type SuggestedConfig } from '../../../redteam/guard.js';
 import { successRates, summarize, type TestRecord } from '../../../redteam/summary.js';
-import { findingOutcomes, updateActive, type CampaignRow } from '../redteam.repo.js';
+import { findingOutcomes, type CampaignRow } from '../redteam.repo.js';
 
 /** The category of white-box findings (not an attack category: left out of the success rates). */
 export const SOURCE_CODE = 'source_code';
@@ -43,12 +43,20 @@ function catchesOf(rows: readonly OutcomeRow[]): Catch[][] {
 /**
  * Ends the campaign `completed` with its numbers and the suggested Dome configuration (validated
  * by the guard engine: one that does not compile is left out, with a line in the log).
- * False when the campaign had ended meanwhile (cancelled, deleted).
+ * False when the campaign had ended meanwhile (cancelled, deleted) or the run lost its job:
+ * `update` is the run's fenced write.
  */
 export async function completeCampaign(
   db: Kysely<DB>,
   campaign: CampaignRow,
-  input: { at: number; applied: Record<string, unknown> | null; llmAvailable: boolean; extra: Record<string, unknown>; log: (line: string) => void },
+  input: {
+    at: number;
+    applied: Record<string, unknown> | null;
+    llmAvailable: boolean;
+    extra: Record<string, unknown>;
+    log: (line: string) => void;
+    update: (patch: Updateable<RedteamCampaignsTable>) => Promise<boolean>;
+  },
 ): Promise<boolean> {
   const rows = await findingOutcomes(db, campaign.id);
   const numbers = campaignNumbers(campaign, rows);
@@ -74,7 +82,7 @@ export async function completeCampaign(
   }
   const errors = summary.errors ? `, ${summary.errors} errors` : '';
   const message = `Completed: ${summary.failed} of ${summary.total_tests - summary.errors} attacks succeeded${errors}`;
-  return updateActive(db, campaign.id, {
+  return input.update({
     status: 'completed',
     status_message: message,
     completed_at: input.at,

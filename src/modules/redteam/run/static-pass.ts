@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
 import { runDetection } from '../../../guard/engine.js';
 import { analyseSource, type StaticFinding } from '../../../redteam/static-analysis.js';
-import { insertFindings, updateActive, type NewFinding } from '../redteam.repo.js';
+import type { NewFinding } from '../redteam.repo.js';
 import { staticPassRow, staticRow } from './findings.js';
 
 const RULES: ReadonlyArray<StaticFinding['rule']> = ['hardcoded-secret', 'prompt-concatenation', 'unrestricted-tool'];
@@ -21,7 +19,8 @@ export interface WhiteBoxReport {
  * them skips it). Hard-coded secrets are found by the catalogue's `detect-secrets`.
  */
 export async function runStaticPass(
-  db: Kysely<DB>,
+  /** Stores the findings while the run still holds its job and the campaign runs it (the job's fenced write). */
+  save: (rows: NewFinding[], at: number) => Promise<boolean>,
   campaignId: string,
   source: { code: string; entryPoint: string | null },
   seqBase: number,
@@ -40,9 +39,7 @@ export async function runStaticPass(
       rows.push(staticPassRow(campaignId, seqBase + rows.length, rule, report.files, at));
     }
     // Only while the campaign is still going (cancelled or deleted meanwhile: nothing is written).
-    await db.transaction().execute(async (trx) => {
-      if (await updateActive(trx, campaignId, { updated_at: at })) await insertFindings(trx, rows);
-    });
+    await save(rows, at);
   }
   log(`White box: ${report.findings.length} findings in ${report.files} file(s), ${report.lines} lines`);
   return { files: report.files, lines: report.lines, findings: report.findings.length, not_checked: report.notChecked };
