@@ -10,6 +10,7 @@ import { dome } from './0006_dome.js';
 import { jobs } from './0007_jobs.js';
 import { evaluations } from './0008_evaluations.js';
 import { redteam } from './0009_redteam.js';
+import { resultBounds } from './0010_result_bounds.js';
 import type { WardenMigration } from './types.js';
 import { tableCaching } from '../table-caching.js';
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0007_jobs', jobs],
   ['0008_evaluations', evaluations],
   ['0009_redteam', redteam],
+  ['0010_result_bounds', resultBounds],
 ];
 
 /**
