@@ -171,7 +171,8 @@ async function* jsonFile(db: Kysely<DB>, campaign: CampaignRow, parts: Awaited<R
   }
   // The whole result as one page that was not cut: the same fields as GET …/results answers.
   const rawOutput = { ...parts.rawOutput, findings_total: parts.judged, findings_offset: 0, next_offset: null, size_limited: false };
-  yield `${count === 0 ? ']' : '\n  ]'},\n  "summary": ${indentTail(JSON.stringify(parts.summary, null, 2), '  ')},\n  "raw_output": ${indentTail(JSON.stringify(rawOutput, null, 2), '  ')}\n}\n`;
+  const summary = indentTail(JSON.stringify(parts.summary, null, 2), '  ');
+  yield `${count === 0 ? ']' : '\n  ]'},\n  "summary": ${summary},\n  "raw_output": ${indentTail(JSON.stringify(rawOutput, null, 2), '  ')}\n}\n`;
 }
 
 async function* jsonlFile(db: Kysely<DB>, campaignId: string): AsyncGenerator<string> {

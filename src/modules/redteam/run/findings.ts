@@ -17,6 +17,8 @@ import { insertFindings, updateActive, type NewFinding } from '../redteam.repo.j
 const MAX_TEXT_BYTES = 16_384;
 const MAX_TURNS = 10;
 const MAX_TURN_BYTES = 4_096;
+/** An errored attack's error (raw_output lists the first 50; the summary reads them all). */
+const MAX_ERROR_BYTES = 2_048;
 const storable = (text: string, max = MAX_TEXT_BYTES) => boundText(text, max).text;
 
 const storableTurn = (turn: ConversationTurn): ConversationTurn => ({
@@ -71,7 +73,7 @@ export function findingRow(campaignId: string, seq: number, outcome: AttackOutco
     detector_id: verdict?.detector ?? null,
     metadata: JSON.stringify(metadata),
     conversation: JSON.stringify(outcome.conversation.slice(-MAX_TURNS).map(storableTurn)),
-    error: outcome.error === null ? null : storable(outcome.error),
+    error: outcome.error === null ? null : storable(outcome.error, MAX_ERROR_BYTES),
     created_at: at,
   };
 }
