@@ -20,6 +20,7 @@ const SQLITE_ONLY = [
   'test/group-commit.test.ts', // SQLite's group commit
   'test/sqlite-restart.test.ts', // a second app on the same SQLite file
   'test/jobs-sqlite.test.ts', // the job runner's commits as SQLite's read version counts them
+  'test/bounds-process.test.ts', // one service process's memory (the bounds' queries run on both engines in test/result-bounds.test.ts)
 ];
 // Tests that touch no database engine (configuration, files, the README, the test helpers):
 // once, in the sqlite project.

@@ -10,11 +10,11 @@ import { quickConnector, startCampaign, waitForCampaign } from './helpers/redtea
  * Bounds of what a run stores and what one answer holds (docs/api.md, "Bounds"), against an
  * agent that answers 40,000 control characters to every prompt: each stored text at most 16 KiB
  * once JSON-escaped, marked truncated with its original length; a page of results or findings
- * at most 8 MiB, paged on by `next_offset`; downloads streamed whole.
+ * at most 4 MiB, paged on by `next_offset`; downloads streamed whole.
  */
 
 const TEXT_BYTES = 16_384;
-const PAGE_BYTES = 8 * 1024 * 1024;
+const PAGE_BYTES = 4 * 1024 * 1024;
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 let t: TestApp;
@@ -67,7 +67,7 @@ describe('evaluation results', () => {
     }
   });
 
-  it('stops a page at 8 MiB and pages on by next_offset through every prompt once', async () => {
+  it('stops a page at 4 MiB and pages on by next_offset through every prompt once', async () => {
     const seen = new Set<string>();
     let offset = 0;
     let pages = 0;

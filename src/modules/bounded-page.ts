@@ -4,7 +4,7 @@
  * serialised size past `maxBytes` (a page holds at least one row: each row is bounded itself).
  * A client pages on from `next_offset` (offset + rows answered), not from offset + limit.
  */
-export const PAGE_MAX_BYTES = 8 * 1024 * 1024;
+export const PAGE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Rows read per database query while a page fills. */
 const READ_CHUNK = 100;

@@ -25,7 +25,7 @@ export const inProcessReportRenderer: ReportRenderer = {
 };
 
 /** A worker thread's heap bound: a report's model is bounded (a few failures per probe), this is ample. */
-const WORKER_HEAP_MB = 256;
+const WORKER_HEAP_MB = 128;
 
 interface WorkerReply {
   id: number;
@@ -35,10 +35,10 @@ interface WorkerReply {
 }
 
 /**
- * Renders in one worker thread (render-worker.ts), started at the first report and kept (unref'd:
- * it does not hold the process open), so that building a report never blocks the event loop that
- * answers requests. Reports queue in the worker; a worker that dies fails what it held, and the
- * next report starts a new one.
+ * Renders in a worker thread (render-worker.ts), so that building a report never blocks the event
+ * loop that answers requests. The worker starts with a report and stops once none waits (its heap
+ * is given back: reports are rare, starting one costs tens of milliseconds off the loop). Reports
+ * queue in the worker; a worker that dies fails what it held, and the next report starts a new one.
  */
 export function workerReportRenderer(): ReportRenderer {
   let worker: Worker | undefined;
@@ -52,7 +52,6 @@ export function workerReportRenderer(): ReportRenderer {
 
   function start(): Worker {
     const started = new Worker(new URL('./render-worker.js', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    started.unref();
     started.on('message', (reply: WorkerReply) => {
       const entry = waiting.get(reply.id);
       if (entry === undefined) return;
@@ -62,11 +61,13 @@ export function workerReportRenderer(): ReportRenderer {
       } else entry.resolve({ html: reply.html, pdf: Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength) });
     });
     started.on('error', (error) => {
-      if (worker === started) worker = undefined;
+      if (worker !== started) return;
+      worker = undefined;
       failAll(new Error(`The report renderer failed: ${error.message}`));
     });
     started.on('exit', () => {
-      if (worker === started) worker = undefined;
+      if (worker !== started) return; // stopped once idle, or replaced
+      worker = undefined;
       failAll(new Error('The report renderer stopped'));
     });
     return started;
@@ -79,17 +80,18 @@ export function workerReportRenderer(): ReportRenderer {
       const current = worker;
       return new Promise<RenderedReport>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        // Only in-flight work keeps the worker referenced, so an idle renderer never delays an exit.
-        current.ref();
         current.postMessage({ id, model });
       }).finally(() => {
-        if (waiting.size === 0) current.unref();
+        if (waiting.size > 0 || worker !== current) return;
+        worker = undefined;
+        void current.terminate();
       });
     },
     async close() {
       const current = worker;
       worker = undefined;
       if (current !== undefined) await current.terminate();
+      failAll(new Error('The report renderer was closed'));
     },
   };
 }

@@ -32,7 +32,7 @@ export const CampaignResultsQuery = Type.Object({
   offset: Type.Integer({
     minimum: 0,
     default: 0,
-    description: 'Warden addition: findings to skip. A page holds the findings that fit 8 MiB; raw_output.next_offset is where the next page starts',
+    description: 'Warden addition: findings to skip. A page holds the findings that fit 4 MiB; raw_output.next_offset is where the next page starts',
   }),
 });
 export const DownloadQuery = Type.Object({
