@@ -21,6 +21,7 @@ const SQLITE_ONLY = [
   'test/sqlite-restart.test.ts', // a second app on the same SQLite file
   'test/jobs-sqlite.test.ts', // the job runner's commits as SQLite's read version counts them
   'test/sqlite-lock.test.ts', // one service process per SQLite file
+  'test/bounds-process.test.ts', // one service process's memory (the bounds' queries run on both engines in test/result-bounds.test.ts)
 ];
 // Tests that touch no database engine (configuration, files, the README, the test helpers):
 // once, in the sqlite project.

@@ -47,6 +47,7 @@ import { createGenerationJob } from './modules/custom-harnesses/generation/gener
 import { evaluationRoutes } from './modules/evaluations/evaluations.routes.js';
 import { createEvaluationService } from './modules/evaluations/evaluations.service.js';
 import { createReportService } from './modules/evaluations/reports.service.js';
+import { inProcessReportRenderer, type ReportRenderer } from './evaluation/report/renderer.js';
 import { createResultService } from './modules/evaluations/results.service.js';
 import { createEvaluationJob } from './modules/evaluations/run/evaluation-job.js';
 import { redteamRoutes } from './modules/redteam/redteam.routes.js';
@@ -94,6 +95,11 @@ export interface AppOptions {
   outbound?: OutboundRules;
   /** The agent connector; absent: one built with `outbound`, closed with the app. Tests inject their own. */
   connector?: AgentConnectorHandle;
+  /**
+   * Renders evaluation reports; absent: on the event loop (inProcessReportRenderer). The service
+   * (runtime.ts) passes a worker thread's, closed with the app.
+   */
+  reportRenderer?: ReportRenderer;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -175,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     readVersion: options.database.readVersion,
     connector,
     outboundFence,
+    reportRenderer: options.reportRenderer ?? inProcessReportRenderer,
   };
   const services = buildServices(deps, options.loginLimits);
 
@@ -200,6 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer } },
   });
   if (options.connector === undefined) app.addHook('onClose', async () => connector.close());
+  app.addHook('onClose', async () => deps.reportRenderer.close());
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');

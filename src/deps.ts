@@ -5,6 +5,7 @@ import type { AgentConnector } from './connector/types.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
+import type { ReportRenderer } from './evaluation/report/renderer.js';
 
 /** What services are built from. Each service narrows it with Pick<> to what it uses. */
 export interface Deps {
@@ -25,6 +26,8 @@ export interface Deps {
    * used by agent import's card discovery. Every outbound call to a user-given URL goes through it.
    */
   outboundFence: OutboundFence;
+  /** Renders evaluation reports: in a worker thread in the service, so that a large report does not block requests. */
+  reportRenderer: ReportRenderer;
   /** The database's read version (Database.readVersion), for values kept until the next commit; undefined on PostgreSQL. */
   readVersion?: (() => string) | undefined;
 }

@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { workerReportRenderer } from './evaluation/report/renderer.js';
 import { sql } from 'kysely';
 import { ConfigError, type Config } from './config.js';
 import { deriveKeys, loadOrCreateSecret } from './crypto/keys.js';
@@ -79,6 +80,8 @@ export async function startFromConfig(config: Config) {
       evaluationConcurrency: config.evaluationConcurrency,
       redteamConcurrency: config.redteamConcurrency,
       outbound: config.outbound,
+      // Reports are built off the event loop (docs/evaluations.md, "Reports").
+      reportRenderer: workerReportRenderer(),
     });
     app.addHook('onClose', async () => database.close());
     return app;

@@ -186,6 +186,8 @@ export interface EvaluationResultsTable {
   latency_ms: number | null;
   /** JSON lineage of a custom harness prompt; null for standard prompts. */
   lineage: string | null;
+  /** JSON `{"prompt"?: n, "response"?: n}`: original lengths of the texts cut for storage; null when none was. */
+  truncated: string | null;
   created_at: number;
 }
 

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanText, failureReason, redactSecrets } from './text.js';
+import { boundText, cleanText, failureReason, redactSecrets } from './text.js';
 
 describe('cleanText', () => {
   it('drops NUL characters and keeps short text as it is', () => {
@@ -46,5 +47,48 @@ describe('redactSecrets', () => {
 
   it('masks quoted JSON credentials', () => {
     expect(redactSecrets('{"password": "hunter2"}')).toBe('{"password": "[redacted]"}');
+  });
+});
+
+describe('boundText', () => {
+  const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+  it('bounds the answered size: 40,000 control characters keep what fits 16 KiB of JSON, not 240 KB', () => {
+    const bounded = boundText('\u0001'.repeat(40_000), 16_384);
+    expect(bounded.truncated).toBe(true);
+    expect(bounded.length).toBe(40_000);
+    expect(jsonBytes(bounded.text)).toBeLessThanOrEqual(16_384);
+    expect(jsonBytes(bounded.text)).toBeGreaterThan(16_384 - 10);
+    expect(bounded.text.endsWith('…')).toBe(true);
+  });
+
+  it('keeps a text that fits whole, without NUL', () => {
+    expect(boundText('a\u0000b', 10)).toEqual({ text: 'ab', truncated: false, length: 3 });
+    const exact = 'x'.repeat(100);
+    expect(boundText(exact, 100)).toEqual({ text: exact, truncated: false, length: 100 });
+    expect(boundText(`${exact}y`, 100).truncated).toBe(true);
+  });
+
+  it('never passes the bound nor splits a surrogate pair, whatever the text', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('\u0001', '\n', '"', '\\', 'é', '€', '😀', '\ud800', '\udc00', '\u0000', 'a', ' '),
+      fc.string({ unit: 'binary', maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 400 }), fc.integer({ min: 8, max: 600 }), (parts, max) => {
+        const text = parts.join('');
+        const bounded = boundText(text, max);
+        expect(jsonBytes(bounded.text)).toBeLessThanOrEqual(max);
+        const clean = text.replaceAll('\u0000', '');
+        if (!bounded.truncated) expect(bounded.text).toBe(clean);
+        else {
+          const kept = bounded.text.slice(0, -1);
+          expect(clean.startsWith(kept)).toBe(true);
+          const last = kept.charCodeAt(kept.length - 1);
+          const next = clean.charCodeAt(kept.length);
+          expect(last >= 0xd800 && last <= 0xdbff && next >= 0xdc00 && next <= 0xdfff).toBe(false);
+        }
+      }),
+    );
   });
 });

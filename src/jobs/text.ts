@@ -34,3 +34,57 @@ export function failureReason(error: unknown): string {
   const reason = cleanText(redactSecrets(message.trim()), MAX_REASON);
   return reason === '' ? 'the job failed' : reason;
 }
+
+/** What a bounded text kept: the text, whether it was cut, and the length of the original (UTF-16 units, NUL included). */
+export interface BoundedText {
+  text: string;
+  truncated: boolean;
+  length: number;
+}
+
+/** The mark that ends a cut text. */
+const CUT_MARK = '…';
+const CUT_MARK_BYTES = 3;
+
+/** JSON's two-character escapes (`\n`, `\"`…); every other control character is `\u00XX` (6 bytes). */
+const SHORT_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]);
+
+/**
+ * Agents' texts a run stores (answers, prompts sent, errors, conversation turns), bounded by
+ * the size they take once answered: at most `maxBytes` of UTF-8 after JSON escaping, so a
+ * text of control characters (6 bytes each as `\u0001`) cannot swell an answer six times past
+ * the bound. NUL is removed (PostgreSQL cannot store it); a cut text ends in `…` (counted in
+ * the bound) and never splits a surrogate pair. Verdicts are made on the whole text before this.
+ */
+export function boundText(text: string, maxBytes: number): BoundedText {
+  const clean = text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
+  // At most 6 bytes a UTF-16 unit: a text this short fits whatever it holds.
+  if (clean.length * 6 <= maxBytes) return { text: clean, truncated: false, length: text.length };
+  let bytes = 0;
+  let end = 0;
+  const budget = maxBytes - CUT_MARK_BYTES;
+  let cutAt = -1;
+  while (end < clean.length) {
+    const code = clean.charCodeAt(end);
+    let size: number;
+    let units = 1;
+    if (code < 0x20) size = SHORT_ESCAPES.has(code) ? 2 : 6;
+    else if (code === 0x22 || code === 0x5c) size = 2;
+    else if (code < 0x80) size = 1;
+    else if (code < 0x800) size = 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = clean.charCodeAt(end + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        size = 4;
+        units = 2;
+      } else size = 6; // a lone surrogate is escaped
+    } else if (code >= 0xdc00 && code <= 0xdfff) size = 6;
+    else size = 3;
+    if (cutAt < 0 && bytes + size > budget) cutAt = end;
+    bytes += size;
+    if (bytes > maxBytes) break;
+    end += units;
+  }
+  if (end >= clean.length) return { text: clean, truncated: false, length: text.length };
+  return { text: `${clean.slice(0, cutAt)}${CUT_MARK}`, truncated: true, length: text.length };
+}

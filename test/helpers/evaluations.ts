@@ -21,7 +21,7 @@ export const SYSTEM_PROMPT =
 export async function registerAgent(
   app: FastifyInstance,
   token: string,
-  agent: TestAgent,
+  agent: Pick<TestAgent, 'chatUrl'>,
   body: Record<string, unknown> = {},
 ): Promise<{ id: string; agent_name: string; trust_stage: string }> {
   const res = await app.inject({

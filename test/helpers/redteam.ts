@@ -17,7 +17,12 @@ export const SYSTEM_PROMPT =
 export const PURPOSE = 'Customer support assistant of a retail bank: balances, transfers, cards and loans';
 
 /** Registers an agent that calls `agent` (chat completions) as the evaluation tests do, as Penny of a bank, with its purpose. */
-export function registerAgent(app: FastifyInstance, token: string, agent: TestAgent, body: Record<string, unknown> = {}): Promise<{ id: string }> {
+export function registerAgent(
+  app: FastifyInstance,
+  token: string,
+  agent: Pick<TestAgent, 'chatUrl'>,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string }> {
   return registerEvaluationAgent(app, token, agent, {
     agent_name: 'Penny', api_key: AGENT_KEY, agent_system_prompt: SYSTEM_PROMPT, purpose: PURPOSE, ...body,
   });

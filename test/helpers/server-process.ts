@@ -46,7 +46,7 @@ export interface ServerProcess {
  * Starts the built service (`dist/main.js`, made by `npm run build`, which `npm test` runs
  * first) as a separate process on a free loopback port, and resolves once it listens.
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm test does)`);
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
@@ -54,7 +54,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const { url, output, exited } = await untilListening(child, 'server', 20_000);
+  const { url, output, exited } = await untilListening(child, 'server', timeoutMs);
   return {
     url,
     child,

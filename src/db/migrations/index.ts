@@ -11,6 +11,7 @@ import { jobs } from './0007_jobs.js';
 import { evaluations } from './0008_evaluations.js';
 import { redteam } from './0009_redteam.js';
 import { jobRuns } from './0010_job_runs.js';
+import { resultBounds } from './0011_result_bounds.js';
 import type { WardenMigration } from './types.js';
 import { tableCaching } from '../table-caching.js';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0008_evaluations', evaluations],
   ['0009_redteam', redteam],
   ['0010_job_runs', jobRuns],
+  ['0011_result_bounds', resultBounds],
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { EvaluationRow, ResultRow } from './evaluations.repo.js';
+import { truncationFields } from './result-bounds.js';
 import type { EvaluationListItem, EvaluationStatusOut, EvaluationSummaryOut } from './evaluations.schemas.js';
 
 /** Rows → API objects (never a row spread: a new column does not leak). */
@@ -112,6 +113,7 @@ export function toResult(row: ResultRow): Record<string, unknown> {
     variation: row.variation,
     prompt: row.prompt,
     response: row.response,
+    ...truncationFields(row),
     passed: row.passed === null ? null : row.passed === 1,
     detector_scores: parseJson<Record<string, number>>(row.scores, {}),
     reason: row.reason,

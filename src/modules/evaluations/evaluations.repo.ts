@@ -141,11 +141,19 @@ export const verdictRows = (db: Kysely<DB>, evaluationId: string) =>
     .orderBy('prompt_id')
     .execute();
 
-/** The first `perProbe` failed prompts of each probe, in plan order (the reports' failure examples). */
+/** Characters of a failure's texts a report reads (it shows at most 900 of them). */
+const REPORT_TEXT_CHARS = 2_000;
+
+/** The first `perProbe` failed prompts of each probe, in plan order (the reports' failure examples), their texts cut to REPORT_TEXT_CHARS. */
 export async function failureExamples(db: Kysely<DB>, evaluationId: string, perProbe: number) {
   const ranked = db
     .selectFrom('evaluation_results')
-    .select(['harness', 'scenario', 'probe', 'prompt', 'response', 'reason', 'ordinal'])
+    .select(['harness', 'scenario', 'probe', 'ordinal'])
+    .select([
+      sql<string>`substr(prompt, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('prompt'),
+      sql<string | null>`substr(response, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('response'),
+      sql<string>`substr(reason, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('reason'),
+    ])
     .select(sql<number>`row_number() over (partition by harness, scenario, probe order by ordinal, prompt_id)`.as('rank'))
     .where('evaluation_id', '=', evaluationId)
     .where('passed', '=', 0)

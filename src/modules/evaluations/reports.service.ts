@@ -1,12 +1,11 @@
 import type { Deps } from '../../deps.js';
-import { renderEvaluationHtml, renderEvaluationPdf } from '../../evaluation/report/index.js';
 import { conflict } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
 import { loadEvaluation, type EvaluationPermission } from './access.js';
 import { findReportPart, reportGeneratedAt, saveReport, type EvaluationRow } from './evaluations.repo.js';
 import { buildReportModel } from './report-model.js';
 
-type ReportDeps = Pick<Deps, 'db' | 'now'>;
+type ReportDeps = Pick<Deps, 'db' | 'now' | 'reportRenderer'>;
 
 /** The report's file name: the agent's name (ASCII letters and digits only) and the evaluation's id. */
 export function reportFileName(row: Pick<EvaluationRow, 'id' | 'agent_name'>, extension: 'html' | 'pdf'): string {
@@ -25,7 +24,7 @@ export function reportFileName(row: Pick<EvaluationRow, 'id' | 'agent_name'>, ex
  * from there until regenerated.
  */
 export function createReportService(deps: ReportDeps) {
-  const { db, now } = deps;
+  const { db, now, reportRenderer } = deps;
 
   async function completedEvaluation(principal: Principal, id: string, teamId: string | undefined, permission: EvaluationPermission) {
     const row = await loadEvaluation(db, principal, id, teamId, permission);
@@ -35,8 +34,7 @@ export function createReportService(deps: ReportDeps) {
 
   async function render(row: EvaluationRow, userId: string | null) {
     const model = await buildReportModel(db, row);
-    const html = renderEvaluationHtml(model);
-    const pdf = await renderEvaluationPdf(model);
+    const { html, pdf } = await reportRenderer.render(model);
     const generatedAt = now();
     await saveReport(db, { evaluation_id: row.id, html, pdf, generated_by: userId, generated_at: generatedAt });
     return { html, pdf, generatedAt };

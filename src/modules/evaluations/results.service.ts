@@ -3,6 +3,7 @@ import { STANDARD_HARNESS_DEFINITIONS } from '../../evaluation/harnesses/index.j
 import { STANDARD_HARNESSES } from '../../evaluation/types.js';
 import { notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/permissions.js';
+import { readBoundedPage } from '../bounded-page.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { loadEvaluation } from './access.js';
 import { harnessNamesOf, toListItem, toResult, toSummary } from './evaluations.mapping.js';
@@ -67,7 +68,10 @@ export function createResultService(deps: ResultDeps) {
     async results(principal: Principal, id: string, query: { team_id?: string | undefined; limit: number; offset: number; passed?: boolean | undefined }) {
       const row = await loadEvaluation(db, principal, id, query.team_id, 'evaluation:read');
       const filter = { evaluationId: row.id, passed: query.passed };
-      const [rows, total] = await Promise.all([repo.listResults(db, filter, query.limit, query.offset), repo.countResults(db, filter)]);
+      const [page, total] = await Promise.all([
+        readBoundedPage({ offset: query.offset, limit: query.limit, read: (offset, limit) => repo.listResults(db, filter, limit, offset), map: toResult }),
+        repo.countResults(db, filter),
+      ]);
       const summary = toSummary(row);
       return {
         evaluation_id: row.id,
@@ -91,7 +95,10 @@ export function createResultService(deps: ResultDeps) {
         total,
         limit: query.limit,
         offset: query.offset,
-        results: rows.map(toResult),
+        // Additions: the page may stop before `limit` rows at its size bound (docs/api.md, "Bounds").
+        next_offset: page.end < total ? page.end : null,
+        size_limited: page.sizeLimited,
+        results: page.items,
       };
     },
 

@@ -75,8 +75,30 @@ export async function storedAttackIds(db: Kysely<DB>, campaignId: string): Promi
   return new Set(rows.map((r) => r.attack_id));
 }
 
-export const listFindings = (db: Kysely<DB>, campaignId: string) =>
-  db.selectFrom('redteam_findings').selectAll().where('campaign_id', '=', campaignId).orderBy('seq').orderBy('attack_id').execute();
+/** Judged findings (errored attacks are not findings), in plan order, a page at a time. */
+export const listFindings = (db: Kysely<DB>, campaignId: string, offset: number, limit: number) =>
+  db
+    .selectFrom('redteam_findings')
+    .selectAll()
+    .where('campaign_id', '=', campaignId)
+    .where('passed', 'is not', null)
+    .orderBy('seq')
+    .orderBy('attack_id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+/** The first `limit` errored attacks, in plan order. */
+export const listErroredAttacks = (db: Kysely<DB>, campaignId: string, limit: number) =>
+  db
+    .selectFrom('redteam_findings')
+    .select(['attack_id', 'category', 'strategy', 'error'])
+    .where('campaign_id', '=', campaignId)
+    .where('passed', 'is', null)
+    .orderBy('seq')
+    .orderBy('attack_id')
+    .limit(limit)
+    .execute();
 
 /** Per attack: what the summary and the success rates are computed from (no texts). */
 export const findingOutcomes = (db: Kysely<DB>, campaignId: string) =>

@@ -5,6 +5,7 @@ import {
   CampaignIdParams,
   CampaignListQuery,
   CampaignListResponse,
+  CampaignResultsQuery,
   CampaignStatusResponse,
   CreateCampaignRequest,
   CreateCampaignResponse,
@@ -104,11 +105,11 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         tags,
         summary: 'The findings and summary (a campaign still running answers those so far)',
         params: CampaignIdParams,
-        querystring: TeamScopeQuery,
+        querystring: CampaignResultsQuery,
         response: responses({ 200: RedteamResult }, 401, 403, 404, 422),
       },
     },
-    async (request) => results.results(request.principal, request.params.campaign_id, request.query.team_id),
+    async (request) => results.results(request.principal, request.params.campaign_id, request.query.team_id, request.query.offset),
   );
 
   app.get(

@@ -27,6 +27,14 @@ export const CampaignListQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (newest first)' }),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'Pagination offset' }),
 });
+export const CampaignResultsQuery = Type.Object({
+  team_id: TeamId(),
+  offset: Type.Integer({
+    minimum: 0,
+    default: 0,
+    description: 'Warden addition: findings to skip. A page holds the findings that fit 4 MiB; raw_output.next_offset is where the next page starts',
+  }),
+});
 export const DownloadQuery = Type.Object({
   team_id: TeamId(),
   format: Type.Unsafe<'json' | 'jsonl' | 'csv'>({

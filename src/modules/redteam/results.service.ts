@@ -1,10 +1,14 @@
+import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
+import type { Kysely } from 'kysely';
 import type { Deps } from '../../deps.js';
 import { fromJsonColumn } from '../../db/json-columns.js';
+import type { DB } from '../../db/schema.js';
 import type { Principal } from '../auth/permissions.js';
+import { readBoundedPage } from '../bounded-page.js';
 import { loadCampaign } from './access.js';
 import { TOOL, toFinding } from './redteam.mapping.js';
-import { listFindings, type CampaignRow, type FindingRow } from './redteam.repo.js';
+import { findingOutcomes, listErroredAttacks, listFindings, type CampaignRow } from './redteam.repo.js';
 import type { FindingOut, RedteamResultOut } from './redteam.schemas.js';
 import { campaignNumbers } from './run/outcome.js';
 
@@ -18,37 +22,53 @@ const HOW_TO_APPLY =
   'Review it, then save it with POST /v1/dome-configs {"config_body": <config_body>, "agent_id": "<agent id>"} and apply it with ' +
   'POST /v1/dome-configs/{config_id}/apply. A campaign against the agent then sends its attacks through it.';
 
-/** The results as the reference's RedteamResult: at any status (a running campaign's so far), errored attacks counted apart. */
-function buildResult(campaign: CampaignRow, rows: readonly FindingRow[]): RedteamResultOut {
-  const numbers = campaignNumbers(campaign, rows);
+type ErroredAttack = Awaited<ReturnType<typeof listErroredAttacks>>[number];
+
+/** The result's parts other than its findings, from the stored outcomes (no texts) and the first errored attacks. */
+async function resultParts(db: Kysely<DB>, campaign: CampaignRow) {
+  const [outcomes, errors] = await Promise.all([findingOutcomes(db, campaign.id), listErroredAttacks(db, campaign.id, MAX_LISTED_ERRORS)]);
+  const numbers = campaignNumbers(campaign, outcomes);
+  const judged = outcomes.filter((r) => r.passed !== null).length;
+  return { summary: numbers.summary, rawOutput: rawOutput(campaign, numbers.attack_success_rate, errors), judged };
+}
+
+function rawOutput(campaign: CampaignRow, successRate: unknown, errors: readonly ErroredAttack[]): Record<string, unknown> {
   const stored = fromJsonColumn<Record<string, unknown>>(campaign.summary) ?? {};
   const suggestion = fromJsonColumn<Record<string, unknown>>(campaign.suggestion);
-  const errors = rows.filter((r) => r.passed === null);
   return {
-    job_id: campaign.id,
-    tool: TOOL,
-    findings: rows.filter((r) => r.passed !== null).map(toFinding),
-    summary: numbers.summary,
-    raw_output: {
-      engine: 'warden',
-      campaign_id: campaign.id,
-      status: campaign.status,
-      purpose: campaign.purpose,
-      access_level: campaign.access_level,
-      categories: fromJsonColumn<string[]>(campaign.categories),
-      custom_plugins: fromJsonColumn<string[]>(campaign.custom_plugins),
-      strategies: fromJsonColumn<string[]>(campaign.strategies),
-      num_tests: campaign.num_tests,
-      seed: campaign.seed,
-      options: fromJsonColumn<Record<string, unknown>>(campaign.options),
-      through_dome_config: campaign.dome_config_id,
-      attack_success_rate: numbers.attack_success_rate,
-      white_box: stored.white_box ?? null,
-      errors: errors.slice(0, MAX_LISTED_ERRORS).map((r) => ({ attack_id: r.attack_id, category: r.category, strategy: r.strategy, error: r.error })),
-      suggested_dome_config: suggestion === null ? null : { ...suggestion, how_to_apply: HOW_TO_APPLY },
-    },
+    engine: 'warden',
+    campaign_id: campaign.id,
+    status: campaign.status,
+    purpose: campaign.purpose,
+    access_level: campaign.access_level,
+    categories: fromJsonColumn<string[]>(campaign.categories),
+    custom_plugins: fromJsonColumn<string[]>(campaign.custom_plugins),
+    strategies: fromJsonColumn<string[]>(campaign.strategies),
+    num_tests: campaign.num_tests,
+    seed: campaign.seed,
+    options: fromJsonColumn<Record<string, unknown>>(campaign.options),
+    through_dome_config: campaign.dome_config_id,
+    attack_success_rate: successRate,
+    white_box: stored.white_box ?? null,
+    errors: errors.map((r) => ({ attack_id: r.attack_id, category: r.category, strategy: r.strategy, error: r.error })),
+    suggested_dome_config: suggestion === null ? null : { ...suggestion, how_to_apply: HOW_TO_APPLY },
   };
 }
+
+/** Every judged finding, a page of rows at a time (a download streams them). */
+async function* allFindings(db: Kysely<DB>, campaignId: string): AsyncGenerator<FindingOut> {
+  for (let offset = 0; ; offset += DOWNLOAD_CHUNK) {
+    const rows = await listFindings(db, campaignId, offset, DOWNLOAD_CHUNK);
+    for (const row of rows) yield toFinding(row);
+    if (rows.length < DOWNLOAD_CHUNK) return;
+  }
+}
+
+/** Findings read per query while a download streams. */
+const DOWNLOAD_CHUNK = 100;
+
+/** `text` (pretty-printed JSON) with every line after the first indented by `pad`. */
+const indentTail = (text: string, pad: string) => text.replaceAll('\n', `\n${pad}`);
 
 export type DownloadFormat = 'json' | 'jsonl' | 'csv';
 
@@ -96,28 +116,75 @@ function csvRow(finding: FindingOut): string[] {
 export function createResultService(deps: ResultDeps) {
   const { db } = deps;
 
-  async function results(principal: Principal, id: string, teamId: string | undefined): Promise<RedteamResultOut> {
-    const campaign = await loadCampaign(db, principal, id, teamId, 'redteam:read');
-    return buildResult(campaign, await listFindings(db, campaign.id));
-  }
-
   return {
-    results,
+    /**
+     * The findings from `offset`, as many as fit the page's size bound (docs/api.md, "Bounds"),
+     * with the summary and rates of all of them; `raw_output` says where the page stops.
+     */
+    async results(principal: Principal, id: string, teamId: string | undefined, offset = 0): Promise<RedteamResultOut> {
+      const campaign = await loadCampaign(db, principal, id, teamId, 'redteam:read');
+      const parts = await resultParts(db, campaign);
+      const page = await readBoundedPage({
+        offset,
+        limit: Math.max(0, parts.judged - offset),
+        read: (from, limit) => listFindings(db, campaign.id, from, limit),
+        map: toFinding,
+      });
+      return {
+        job_id: campaign.id,
+        tool: TOOL,
+        findings: page.items,
+        summary: parts.summary,
+        raw_output: {
+          ...parts.rawOutput,
+          findings_total: parts.judged,
+          findings_offset: offset,
+          next_offset: page.end < parts.judged ? page.end : null,
+          size_limited: page.sizeLimited,
+        },
+      };
+    },
 
-    /** The results as a file: the whole result (json), one finding a line (jsonl), or a table of findings (csv). */
+    /**
+     * The results as a file: the whole result (json), one finding a line (jsonl), or a table of
+     * findings (csv); streamed, findings read from the database a page at a time.
+     */
     async download(principal: Principal, id: string, teamId: string | undefined, format: DownloadFormat) {
-      const result = await results(principal, id, teamId);
-      const fileName = `results_${TOOL}_${result.job_id}.${format}`;
-      if (format === 'json') return { fileName, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify(result, null, 2)}\n` };
-      if (format === 'jsonl') {
-        const lines = result.findings.map((finding) => JSON.stringify(finding));
-        return { fileName, contentType: 'application/x-ndjson; charset=utf-8', body: lines.length ? `${lines.join('\n')}\n` : '' };
+      const campaign = await loadCampaign(db, principal, id, teamId, 'redteam:read');
+      const fileName = `results_${TOOL}_${campaign.id}.${format}`;
+      if (format === 'json') {
+        const parts = await resultParts(db, campaign);
+        return { fileName, contentType: 'application/json; charset=utf-8', body: Readable.from(jsonFile(db, campaign, parts)) };
       }
-      // Rows end in CRLF (RFC 4180); a cell holding a bare LF or CR is quoted too, or spreadsheets and most CSV readers split the row there.
-      const csv = stringify([[...CSV_COLUMNS], ...result.findings.map(csvRow)], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
-      return { fileName, contentType: 'text/csv; charset=utf-8', body: csv };
+      if (format === 'jsonl') return { fileName, contentType: 'application/x-ndjson; charset=utf-8', body: Readable.from(jsonlFile(db, campaign.id)) };
+      return { fileName, contentType: 'text/csv; charset=utf-8', body: Readable.from(csvFile(db, campaign.id)) };
     },
   };
+}
+
+/** As JSON.stringify(result, null, 2) of the whole result would write it, a finding at a time. */
+async function* jsonFile(db: Kysely<DB>, campaign: CampaignRow, parts: Awaited<ReturnType<typeof resultParts>>): AsyncGenerator<string> {
+  yield `{\n  "job_id": ${JSON.stringify(campaign.id)},\n  "tool": ${JSON.stringify(TOOL)},\n  "findings": [`;
+  let count = 0;
+  for await (const finding of allFindings(db, campaign.id)) {
+    yield `${count++ === 0 ? '' : ','}\n    ${indentTail(JSON.stringify(finding, null, 2), '    ')}`;
+  }
+  // The whole result as one page that was not cut: the same fields as GET …/results answers.
+  const rawOutput = { ...parts.rawOutput, findings_total: parts.judged, findings_offset: 0, next_offset: null, size_limited: false };
+  const summary = indentTail(JSON.stringify(parts.summary, null, 2), '  ');
+  yield `${count === 0 ? ']' : '\n  ]'},\n  "summary": ${summary},\n  "raw_output": ${indentTail(JSON.stringify(rawOutput, null, 2), '  ')}\n}\n`;
+}
+
+async function* jsonlFile(db: Kysely<DB>, campaignId: string): AsyncGenerator<string> {
+  for await (const finding of allFindings(db, campaignId)) yield `${JSON.stringify(finding)}\n`;
+}
+
+// Rows end in CRLF (RFC 4180); a cell holding a bare LF or CR is quoted too, or spreadsheets and most CSV readers split the row there.
+const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
+
+async function* csvFile(db: Kysely<DB>, campaignId: string): AsyncGenerator<string> {
+  yield stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
+  for await (const finding of allFindings(db, campaignId)) yield stringify([csvRow(finding)], CSV_OPTIONS);
 }
 
 export type ResultService = ReturnType<typeof createResultService>;

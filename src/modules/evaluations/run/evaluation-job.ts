@@ -9,6 +9,7 @@ import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
+import { boundResultTexts } from '../result-bounds.js';
 import { completeRun } from './complete.js';
 import { converse, type ConversationResult } from './converse.js';
 import { dispatch, type SendOutcome } from './dispatch.js';
@@ -38,8 +39,6 @@ export interface EvaluationRunOptions {
   batchIntervalMs?: number;
 }
 
-/** A stored answer keeps at most this many characters (the verdict was made on the whole of it). */
-const MAX_STORED_RESPONSE = 32_000;
 /**
  * An agent that asks to wait longer than this (Retry-After) is not waited in the job's slot: the
  * job gives its slot back and resumes then (docs/jobs.md, "Fairness").
@@ -47,8 +46,6 @@ const MAX_STORED_RESPONSE = 32_000;
 export const MAX_RETRY_AFTER_IN_SLOT_MS = 5_000;
 /** Agent errors written to the run's log, so that a failing agent does not flood it. */
 const MAX_LOGGED_ERRORS = 20;
-
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * The job that runs an evaluation (docs/evaluations.md, "Running an evaluation"): plans the
@@ -209,12 +206,15 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
         probe: prompt.probe,
         base: prompt.base,
         variation: prompt.variation,
-        prompt: prompt.turns.join('\n\n'),
-        response: answer.ok ? clip(answer.text, MAX_STORED_RESPONSE) : null,
+        // The verdict was made on the whole answer; what is stored is bounded (result-bounds.ts).
+        ...boundResultTexts({
+          prompt: prompt.turns.join('\n\n'),
+          response: answer.ok ? answer.text : null,
+          reason: verdict.reason,
+          error: answer.ok ? null : answer.error,
+        }),
         passed: verdict.passed === null ? null : verdict.passed ? 1 : 0,
         scores: JSON.stringify(verdict.scores),
-        reason: verdict.reason,
-        error: answer.ok ? null : clip(answer.error, 990),
         latency_ms: Math.round(answer.latencyMs),
         lineage: prompt.lineage === null ? null : JSON.stringify(prompt.lineage),
         created_at: at,

@@ -3,29 +3,39 @@ import { CATEGORY_DEFAULTS, getProbe } from '../../../redteam/probes/index.js';
 import type { StaticFinding } from '../../../redteam/static-analysis.js';
 import type { Catch } from '../../../redteam/guard.js';
 import type { AttackOutcome, ConversationTurn } from '../../../redteam/types.js';
+import { boundText } from '../../../jobs/text.js';
 import { insertFindings, updateActiveOf, type NewFinding } from '../redteam.repo.js';
 
 /**
  * What a finding keeps (the verdict was made on the whole texts): its attack and answer up to
- * MAX_TEXT characters, and the last MAX_TURNS turns of its conversation, each text up to
- * MAX_TURN_TEXT (`metadata.turns` counts them all). A campaign's findings are answered and
- * downloaded whole, so these bound one request's memory with the campaign's size (redteam.service.ts).
+ * MAX_TEXT_BYTES of JSON each (boundText: control characters count as the 6 bytes they are
+ * answered in), and the last MAX_TURNS turns of its conversation, each text up to
+ * MAX_TURN_BYTES (`metadata.turns` counts them all). Cut texts end in `…`; the metadata says
+ * which were cut and their original lengths (`agent_response_truncated`, `agent_response_length`…).
  */
-const MAX_TEXT = 16_000;
+const MAX_TEXT_BYTES = 16_384;
 const MAX_TURNS = 10;
-const MAX_TURN_TEXT = 4_000;
-/** PostgreSQL text cannot hold NUL; an agent's answer may. */
-const storable = (text: string, max = MAX_TEXT) => {
-  const clean = text.replace(/\u0000/g, '');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-};
+const MAX_TURN_BYTES = 4_096;
+/** An errored attack's error (raw_output lists the first 50; the summary reads them all). */
+const MAX_ERROR_BYTES = 2_048;
+const storable = (text: string, max = MAX_TEXT_BYTES) => boundText(text, max).text;
 
 const storableTurn = (turn: ConversationTurn): ConversationTurn => ({
   ...turn,
-  prompt: storable(turn.prompt, MAX_TURN_TEXT),
-  response: storable(turn.response, MAX_TURN_TEXT),
-  ...(turn.unguardedResponse !== undefined ? { unguardedResponse: storable(turn.unguardedResponse, MAX_TURN_TEXT) } : {}),
+  prompt: storable(turn.prompt, MAX_TURN_BYTES),
+  response: storable(turn.response, MAX_TURN_BYTES),
+  ...(turn.unguardedResponse !== undefined ? { unguardedResponse: storable(turn.unguardedResponse, MAX_TURN_BYTES) } : {}),
 });
+
+/** The attack and the answer as stored, and what the finding's metadata says of their cut. */
+function boundedTexts(prompt: string, response: string) {
+  const attack = boundText(prompt, MAX_TEXT_BYTES);
+  const answer = boundText(response, MAX_TEXT_BYTES);
+  const cut: Record<string, unknown> = {};
+  if (attack.truncated) Object.assign(cut, { attack_prompt_truncated: true, attack_prompt_length: attack.length });
+  if (answer.truncated) Object.assign(cut, { agent_response_truncated: true, agent_response_length: answer.length });
+  return { attack_prompt: attack.text, agent_response: answer.text, cut };
+}
 
 /** One attack's row: its finding (or its error) and its conversation. */
 export function findingRow(campaignId: string, seq: number, outcome: AttackOutcome, catches: readonly Catch[] | null, at: number): NewFinding {
@@ -33,6 +43,7 @@ export function findingRow(campaignId: string, seq: number, outcome: AttackOutco
   const probe = getProbe(attack.case.probe);
   const fallback = attack.case.category === 'custom' ? undefined : CATEGORY_DEFAULTS[attack.case.category];
   const judgedTurn = outcome.conversation.find((turn) => turn.judged && turn.prompt === outcome.prompt);
+  const texts = boundedTexts(outcome.prompt, outcome.response);
   const metadata: Record<string, unknown> = {
     case_id: attack.case.id,
     source: attack.case.source,
@@ -44,6 +55,7 @@ export function findingRow(campaignId: string, seq: number, outcome: AttackOutco
   if (judgedTurn?.blockedBy) metadata.blocked_by = judgedTurn.blockedBy;
   if (judgedTurn?.guardedBy) metadata.guarded_by = judgedTurn.guardedBy;
   if (catches !== null) metadata.caught_by = catches;
+  Object.assign(metadata, texts.cut);
   return {
     campaign_id: campaignId,
     attack_id: attack.id,
@@ -53,14 +65,14 @@ export function findingRow(campaignId: string, seq: number, outcome: AttackOutco
     strategy: attack.strategy,
     severity: probe?.severity ?? fallback?.severity ?? 'medium',
     passed: verdict === null ? null : verdict.succeeded ? 0 : 1,
-    attack_prompt: storable(outcome.prompt),
-    agent_response: storable(outcome.response),
+    attack_prompt: texts.attack_prompt,
+    agent_response: texts.agent_response,
     phenotype_category: probe?.phenotype ?? fallback?.phenotype ?? null,
     attack_score: verdict?.score ?? null,
     detector_id: verdict?.detector ?? null,
     metadata: JSON.stringify(metadata),
     conversation: JSON.stringify(outcome.conversation.slice(-MAX_TURNS).map(storableTurn)),
-    error: outcome.error === null ? null : storable(outcome.error),
+    error: outcome.error === null ? null : storable(outcome.error, MAX_ERROR_BYTES),
     created_at: at,
   };
 }
