@@ -219,7 +219,7 @@ describe('the default configuration', () => {
   const config = compileDomeConfig(DEFAULT_DOME_CONFIG, { llmAvailable: false });
 
   it('loads without a language model and uses no policy rules', () => {
-    expect(config.inputGuards).toEqual(['input-length', 'prompt-injection']);
+    expect(config.inputGuards).toEqual(['input-length', 'prompt-injection', 'harmful-request']);
     expect(config.outputGuards).toEqual(['output-length', 'output-privacy']);
     expect(config.usesPolicyRules).toBe(false);
     expect(Object.isFrozen(DEFAULT_DOME_CONFIG)).toBe(true);

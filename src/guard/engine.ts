@@ -55,12 +55,12 @@ export const DEFAULT_MAX_CHARS = 64_000;
 
 /**
  * Warden's default: on the way in, a text longer than DEFAULT_MAX_CHARS refused, prompt
- * injections and jailbreaks flagged (ordinary requests pass); on the way out, an answer longer
+ * injections, jailbreaks and requests with a harmful goal flagged (ordinary requests pass); on the way out, an answer longer
  * than DEFAULT_MAX_CHARS refused, credentials censored and payment, bank and national identity
  * numbers redacted, without blocking the answer.
  */
 export const DEFAULT_DOME_CONFIG: Record<string, unknown> = deepFreeze({
-  'input-guards': ['input-length', 'prompt-injection'],
+  'input-guards': ['input-length', 'prompt-injection', 'harmful-request'],
   'output-guards': ['output-length', 'output-privacy'],
   'input-length': {
     type: 'integrity',
@@ -70,6 +70,10 @@ export const DEFAULT_DOME_CONFIG: Record<string, unknown> = deepFreeze({
   'prompt-injection': {
     type: 'security',
     methods: ['prompt-injection-warden', 'encoding-heuristics'],
+  },
+  'harmful-request': {
+    type: 'moderation',
+    methods: ['prompt-harmfulness-warden'],
   },
   'output-length': {
     type: 'integrity',
