@@ -8,6 +8,7 @@
 import { detectSecrets } from './detectors/detect-secrets.js';
 import { encodingHeuristics } from './detectors/encoding-heuristics.js';
 import { promptHarmfulnessWarden } from './detectors/harmful-intent.js';
+import { jbNgramPerplexity } from './detectors/ngram-perplexity.js';
 import { factCheckLlm, genericLlm, hallucinationLlm, moderationLlm, securityLlm, stereotypeLlm } from './detectors/llm-methods.js';
 import { moderationFlashtext } from './detectors/moderation-flashtext.js';
 import { policySections } from './detectors/policy-sections.js';
@@ -22,6 +23,7 @@ type AnyDefinition = DetectorDefinition<unknown>;
 const DEFINITIONS: readonly AnyDefinition[] = [
   promptInjectionWarden,
   encodingHeuristics,
+  jbNgramPerplexity,
   securityLlm,
   moderationFlashtext,
   promptHarmfulnessWarden,
