@@ -54,7 +54,8 @@ const xsUnsafe = xstest.filter((r) => r[3] === 'unsafe').map((r) => r[1]);
 let seed = 20261127;
 const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 const vocabulary = readFileSync(path.join(repoRoot, 'docs', 'architecture.md'), 'utf8').match(/[A-Za-z]{3,}/g);
-const PUNCT = ['.', ',', '!', '?', '(', ')', '[', ']', '{', '}', '"', "'", '\\', '/', '*', '**', '--', '==', '+', ';', ':', '<', '>', '|', '`', '@', '#', '$', '%', '^', '&', '~', '_'];
+const PUNCT = ['.', ',', '!', '?', '(', ')', '[', ']', '{', '}', '"', "'", '\\', '/', '*', '**', '--', '==', '+', ';', ':'];
+PUNCT.push('<', '>', '|', '`', '@', '#', '$', '%', '^', '&', '~', '_');
 function piece() {
   if (rnd() < 0.35) return PUNCT[Math.floor(rnd() * PUNCT.length)];
   const w = vocabulary[Math.floor(rnd() * vocabulary.length)];
