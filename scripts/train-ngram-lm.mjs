@@ -8,7 +8,8 @@
 // --build-corpus (re)writes it from the repository's own documentation (docs/*.md, README.md:
 // prose, Markdown tables, JSON and shell examples), its guard source code (src/guard, tests
 // excluded) and the benign prompts of datasets/guard/injection-train.jsonl. Nothing else is read.
-// Counts are taken with the same folding as inference (forEachScored, from the build output);
+// Counts are taken with the same folding as inference (forEachScored, from the build output; code
+// lines are read in training, left out in scoring);
 // a seen 4-gram costs -log2 of its Witten-Bell probability, an unseen one the context's escape
 // cost plus the smoothed bigram cost. Costs are stored in eighths of a bit. Deterministic.
 import { createHash } from 'node:crypto';
@@ -55,7 +56,7 @@ lm.forEachScored(corpus, (a, b, c, d) => {
   n2[c * V + d] += 1;
   n1[c] += 1;
   chars += 1;
-});
+}, false);
 
 const quantise = (bits) => Math.max(1, Math.min(255, Math.round(bits * COST_SCALE)));
 const t4 = new Uint8Array(1 << T4_BITS);

@@ -51,6 +51,24 @@ describe('jb-ngram-perplexity', () => {
     expect(toSymbols('東京').every((s) => s < 0)).toBe(true);
   });
 
+  it('leaves code, tables and configuration alone when they are more than one line', () => {
+    const snippet = [
+      'Why does this fail?',
+      'export function merge<T extends object>(a: T, b: Partial<T>): T {',
+      '  const out = { ...a } as Record<string, unknown>;',
+      '  for (const [k, v] of Object.entries(b)) if (v !== undefined && !Array.isArray(v)) out[k] = v;',
+      '  return out as T; // TS2352?',
+      '}',
+      '| id | qty | sku        |',
+      '|----|-----|------------|',
+      '| 7  | 3   | XJ-99/b#2  |',
+      'retries: 3',
+      'backoff_ms: 250',
+    ].join('\n');
+    // Even at a stricter threshold than the default: the code lines are not scored at all.
+    expect(jbNgramPerplexity.detect(snippet, jbNgramPerplexity.parseParams({ threshold: 5 }), {}).hit).toBe(false);
+  });
+
   it('reads a long text in linear time', () => {
     const text = `${'The harbour was quiet in the early morning, and the boats rocked gently at their moorings. '.repeat(2000)}${GCG_SUFFIX}`;
     const started = performance.now();

@@ -36,17 +36,42 @@ export const COST_SCALE = 8;
 const SKIPPED_TOKEN = /https?:\/\/\S+|www\.\S+|[\w.+-]+@[\w-]+\.[\w.-]+|[A-Za-z0-9+/=_-]{24,}/g;
 
 /**
+ * A line that reads as code, not prose: indented, ending like a statement or block, holding an
+ * operator prose never has, starting with a keyword or comment marker, a table row, or a
+ * `key: value` / `name = value` line.
+ */
+const CODE_LINE =
+  /^(?:[ \t]{2,}\S|\s*(?:import|export|const|let|var|function|def|class|return|if|elif|else|for|while|switch|case|try|catch|public|private|static|async|await|select|insert|update|delete|create|alter|from|where|#include|#!|\/\/|\/\*|\*|#|--|<\/?[a-z]|\||[\]})]|[\w.$-]+\s*(?::|=|\+=|:=)\s))|(?:[;{,(\[]|=>|\)|\*\/)\s*$|=>|===|!==|::|\);|\)\s*\{|&&|\|\|/i;
+
+/**
+ * Start offsets of the lines of `text` that read as code, when at least two do (a snippet, a
+ * file, a table); a single odd line, such as a prompt with a suffix glued to it, is prose.
+ */
+function codeLines(text: string): Set<number> {
+  const starts = new Set<number>();
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    if (end - start <= 2000 && CODE_LINE.test(text.slice(start, end))) starts.add(start);
+    start = end + 1;
+  }
+  return starts.size >= 2 ? starts : new Set();
+}
+
+/**
  * The symbols of `text` (one per UTF-16 unit): Latin letters, digits, ASCII punctuation and space
  * as the model knows them; accented Latin letters as their base letter; other scripts and skipped
  * tokens as -1 (a separator that is not scored).
  */
-export function toSymbols(text: string): Int16Array {
+export function toSymbols(text: string, skipCode = true): Int16Array {
   const out = new Int16Array(text.length).fill(-1);
+  const code = skipCode ? codeLines(text) : new Set<number>();
   let i = 0;
   SKIPPED_TOKEN.lastIndex = 0;
   let next = SKIPPED_TOKEN.exec(text);
   while (i < text.length) {
-    if (next !== null && next.index === i) {
+    if (next !== null && next.index === i && !code.has(i)) {
       // A URL, address or long token: one space, then nothing scored until its end.
       out[i] = 0;
       i = next.index + next[0].length;
@@ -57,13 +82,19 @@ export function toSymbols(text: string): Int16Array {
       next = SKIPPED_TOKEN.exec(text);
       continue;
     }
-    const code = text.charCodeAt(i);
-    if (code < 128) out[i] = SYMBOL[code] as number;
-    else if ((code >= 0xc0 && code <= 0x24f) || (code >= 0x1e00 && code <= 0x1eff)) {
+    if (code.has(i)) {
+      // A line of code, a table row or a key: value line: not prose, not scored.
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+      continue;
+    }
+    const unit = text.charCodeAt(i);
+    if (unit < 128) out[i] = SYMBOL[unit] as number;
+    else if ((unit >= 0xc0 && unit <= 0x24f) || (unit >= 0x1e00 && unit <= 0x1eff)) {
       const base = text[i]?.normalize('NFD').charCodeAt(0) ?? 0;
       out[i] = base < 128 ? (SYMBOL[base] as number) : -1;
     } else {
-      const folded = TYPOGRAPHIC[code];
+      const folded = TYPOGRAPHIC[unit];
       if (folded !== undefined) out[i] = folded;
     }
     i++;
@@ -131,10 +162,12 @@ export interface SpanScore {
 /**
  * Calls `visit(a, b, c, d, index)` for each scored character `d` of `text` (its symbol, the three
  * before it as context, its offset): runs of space count once, and another script or a skipped
- * token restarts the context. Training (scripts/train-ngram-lm.mjs) and scoring share it.
+ * token restarts the context. Training (scripts/train-ngram-lm.mjs) and scoring share it; training
+ * reads code lines too (`skipCode` false: the model knows code's character sequences), scoring
+ * leaves a text's code lines out.
  */
-export function forEachScored(text: string, visit: (a: number, b: number, c: number, d: number, index: number) => void): void {
-  const symbols = toSymbols(text);
+export function forEachScored(text: string, visit: (a: number, b: number, c: number, d: number, index: number) => void, skipCode = true): void {
+  const symbols = toSymbols(text, skipCode);
   let a = 0;
   let b = 0;
   let c = 0;
