@@ -7,6 +7,8 @@
  */
 import { detectSecrets } from './detectors/detect-secrets.js';
 import { encodingHeuristics } from './detectors/encoding-heuristics.js';
+import { promptHarmfulnessWarden } from './detectors/harmful-intent.js';
+import { jbNgramPerplexity } from './detectors/ngram-perplexity.js';
 import { factCheckLlm, genericLlm, hallucinationLlm, moderationLlm, securityLlm, stereotypeLlm } from './detectors/llm-methods.js';
 import { moderationFlashtext } from './detectors/moderation-flashtext.js';
 import { policySections } from './detectors/policy-sections.js';
@@ -21,8 +23,10 @@ type AnyDefinition = DetectorDefinition<unknown>;
 const DEFINITIONS: readonly AnyDefinition[] = [
   promptInjectionWarden,
   encodingHeuristics,
+  jbNgramPerplexity,
   securityLlm,
   moderationFlashtext,
+  promptHarmfulnessWarden,
   moderationLlm,
   stereotypeLlm,
   privacyPresidio,
@@ -56,6 +60,7 @@ const DOME_MODEL_PARAMS: Record<string, readonly string[]> = {
   'stereotype-eeoc-fast': ['score_threshold', 'max_length'],
   'stereotype-eeoc-hybrid': ['score_threshold', 'max_length', 'confidence_threshold'],
   'hhem-hallucination': ['factual_consistency_score_threshold', 'trust_remote_code'],
+  'prompt-harmfulness-fast': ['model_name', 'tokenizer_name', 'score_threshold', 'max_length', 'window_stride'],
 };
 
 const WARDEN_ALIASES: Record<string, AliasSpec> = {
@@ -71,6 +76,8 @@ const WARDEN_ALIASES: Record<string, AliasSpec> = {
   'hhem-hallucination': { target: 'hallucination-llm', type: 'integrity' },
   'fact-check-roberta': { target: 'fact-check-llm', type: 'integrity' },
   'policy-gpt-oss-safeguard': { target: 'policy-sections', type: 'generic' },
+  'prompt-harmfulness-fast': { target: 'prompt-harmfulness-warden', type: 'moderation' },
+  'prompt-harmfulness-safeguard': { target: 'moderation-prompt-engineering', type: 'moderation' },
 };
 
 /** One entry of the catalogue: a method, or a Dome id answered by one. */

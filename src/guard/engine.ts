@@ -47,16 +47,38 @@ export interface CompiledDomeConfig {
 }
 
 /**
- * Warden's default: prompt injections and jailbreaks flagged on the way in (ordinary requests
- * pass); on the way out, credentials censored and payment, bank and national identity numbers
- * redacted, without blocking the answer.
+ * The longest text the default configuration reads, in characters; a longer one is refused, never
+ * passed unread. Within it, both injection methods read every character (encoding-heuristics
+ * measures up to ENCODING_SCAN_CHARS, which is larger).
+ */
+export const DEFAULT_MAX_CHARS = 64_000;
+
+/**
+ * Warden's default: on the way in, a text longer than DEFAULT_MAX_CHARS refused, prompt
+ * injections, jailbreaks and requests with a harmful goal flagged (ordinary requests pass); on the way out, an answer longer
+ * than DEFAULT_MAX_CHARS refused, credentials censored and payment, bank and national identity
+ * numbers redacted, without blocking the answer.
  */
 export const DEFAULT_DOME_CONFIG: Record<string, unknown> = deepFreeze({
-  'input-guards': ['prompt-injection'],
-  'output-guards': ['output-privacy'],
+  'input-guards': ['input-length', 'prompt-injection', 'harmful-request'],
+  'output-guards': ['output-length', 'output-privacy'],
+  'input-length': {
+    type: 'integrity',
+    methods: ['max-length'],
+    'max-length': { max_chars: DEFAULT_MAX_CHARS },
+  },
   'prompt-injection': {
     type: 'security',
     methods: ['prompt-injection-warden', 'encoding-heuristics'],
+  },
+  'harmful-request': {
+    type: 'moderation',
+    methods: ['prompt-harmfulness-warden'],
+  },
+  'output-length': {
+    type: 'integrity',
+    methods: ['max-length'],
+    'max-length': { max_chars: DEFAULT_MAX_CHARS },
   },
   'output-privacy': {
     type: 'privacy',

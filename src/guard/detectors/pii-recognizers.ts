@@ -8,7 +8,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { createHash } from 'node:crypto';
 import { isValidIBAN } from 'ibantools';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { after, before, digitsOf, type Finding, forEachMatch, luhnValid } from '../text.js';
 
 export const PII_ENTITIES = [
@@ -53,11 +53,26 @@ export interface PiiFinding extends Finding {
 
 type Push = (type: PiiEntity, start: number, end: number, score: number) => void;
 
+/**
+ * The regions whose national phone formats are recognised, as Presidio names them (its default
+ * `supported_regions`). A number written with its country code (+44…, 0044…) is recognised
+ * whatever the list.
+ */
+export const PHONE_REGIONS = ['US', 'UK', 'DE', 'FR', 'IL', 'IN', 'CA', 'BR'] as const;
+export type PhoneRegion = (typeof PHONE_REGIONS)[number];
+/** Presidio's region names → libphonenumber's (ISO 3166: the United Kingdom is GB). */
+const REGION_CODE: Record<PhoneRegion, CountryCode> = { US: 'US', UK: 'GB', DE: 'DE', FR: 'FR', IL: 'IL', IN: 'IN', CA: 'CA', BR: 'BR' };
+
+export interface RecognizerOptions {
+  phoneRegions: readonly PhoneRegion[];
+}
+export const DEFAULT_RECOGNIZER_OPTIONS: RecognizerOptions = { phoneRegions: PHONE_REGIONS };
+
 interface Recognizer {
   type: PiiEntity;
   /** A cheap test that lets the recognizer skip texts it cannot match (`lower` is the text in lower case). */
   mayMatch(text: string, lower: string): boolean;
-  find(text: string, push: Push): void;
+  find(text: string, push: Push, options: RecognizerOptions): void;
 }
 
 const CONTEXT_DISTANCE = 48;
@@ -92,25 +107,55 @@ const PHONE_CONTEXT = /(?<![a-z])(?:phone|tel|telephone|call|mobile|cell|fax|con
 const DATE_LIKE = /^(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{2,4})$/;
 const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 /**
- * Numbering-plan checks per text: beyond this many distinct candidates (a text made of nothing
- * but numbers), the cheaper shape check below decides, so a long text costs linear time at a
- * small constant (libphonenumber takes tens of microseconds per number).
+ * Numbering-plan look-ups per text (one per candidate written with its country code, one per
+ * region for a national one): beyond this many, the cheaper shape check below decides, so a long
+ * text costs linear time at a small constant (libphonenumber takes tens of microseconds per look-up).
  */
-const PLAN_CHECKS = 1000;
+const PLAN_CHECKS = 2000;
 /** +country (not 1) and 8 to 15 digits, or a North American number whose area code and exchange start with 2-9. */
 const PHONE_SHAPE = /^(?:(?:\+|00)(?!1)[1-9][\d ().\-]{6,20}|(?:(?:\+|00)?1[ .\-]?)?\(?[2-9]\d\d\)?[ .\-]?[2-9]\d\d[ .\-]?\d{4})$/;
-function phoneValidator() {
+const NANP = new Set<CountryCode>(['US', 'CA']);
+const groupsOf = (value: string) => value.split(/\D+/).filter((g) => g.length > 0).map((g) => g.length).join(',');
+/**
+ * Whether `raw` (no country code) is a number of `country` as written there. Outside North America
+ * a national number starts with its trunk prefix 0 (Brazil's area code may instead stand in
+ * brackets) and, when written in groups, in the country's own groups: `0XX XXXX XXXX`, not
+ * `536-22-1234` (an SSN's shape, which German, French and Israeli plans would also accept).
+ */
+function nationalNumberOf(raw: string, country: CountryCode): boolean {
+  const number = parsePhoneNumberFromString(raw, { defaultCountry: country });
+  if (number?.isValid() !== true) return false;
+  if (NANP.has(country)) return true;
+  const digits = digitsOf(raw);
+  if (!(digits.startsWith('0') || (country === 'BR' && raw.startsWith('(')))) return false;
+  const groups = groupsOf(raw);
+  return !groups.includes(',') || groups === groupsOf(number.formatNational());
+}
+function phoneValidator(regions: readonly PhoneRegion[]) {
   const seen = new Map<string, boolean>();
+  const countries = regions.map((r) => REGION_CODE[r]);
+  let lookups = 0;
   return (raw: string, international: boolean): boolean => {
     const known = seen.get(raw);
     if (known !== undefined) return known;
-    let valid: boolean;
-    if (seen.size < PLAN_CHECKS) {
-      const candidate = raw.startsWith('00') ? `+${raw.slice(2)}` : raw;
-      valid = parsePhoneNumberFromString(candidate, international ? undefined : { defaultCountry: 'US' })?.isValid() === true;
+    let valid = false;
+    const cost = international ? 1 : countries.length;
+    if (lookups + cost <= PLAN_CHECKS) {
+      lookups += cost;
+      if (international) {
+        valid = parsePhoneNumberFromString(raw.startsWith('00') ? `+${raw.slice(2)}` : raw)?.isValid() === true;
+      } else {
+        // A national number: valid in one of the regions' numbering plans and written as it is written there.
+        for (const country of countries) {
+          if (nationalNumberOf(raw, country)) {
+            valid = true;
+            break;
+          }
+        }
+      }
       seen.set(raw, valid);
     } else {
-      valid = PHONE_SHAPE.test(raw);
+      valid = PHONE_SHAPE.test(raw) && (international || countries.includes('US') || countries.includes('CA'));
     }
     return valid;
   };
@@ -118,8 +163,8 @@ function phoneValidator() {
 const phone: Recognizer = {
   type: 'PHONE_NUMBER',
   mayMatch: hasDigit,
-  find(text, push) {
-    const validPhone = phoneValidator();
+  find(text, push, options) {
+    const validPhone = phoneValidator(options.phoneRegions);
     forEachMatch(text, PHONE, (m, offset) => {
       const raw = m[0];
       const digits = digitsOf(raw);

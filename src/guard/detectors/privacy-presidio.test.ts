@@ -1,3 +1,4 @@
+import { composeIBAN, friendlyFormatIBAN, getCountrySpecifications, isValidIBAN } from 'ibantools';
 import { describe, expect, it } from 'vitest';
 import { GuardConfigError } from '../types.js';
 import { findPii, privacyPresidio } from './privacy-presidio.js';
@@ -159,4 +160,93 @@ describe('privacy-presidio method', () => {
     const result = run(text);
     expect(result.sanitized).toBe('😀 café́ [REDACTED - Email Address]');
   });
+});
+
+describe('privacy-presidio: national phone formats per region (phone_regions)', () => {
+  const phones = (text: string, phone_regions?: string[]) =>
+    privacyPresidio.detect(text, privacyPresidio.parseParams({ anonymize: false, ...(phone_regions ? { phone_regions } : {}) }), {}).details
+      .entities as Array<{ type: string }>;
+  /** One number per region in its own national format (no country code). */
+  const NATIONAL: Record<string, string> = {
+    US: 'Call (415) 555-0132 after lunch.',
+    UK: 'Ring the office on 020 7946 0958 tomorrow.',
+    DE: 'Telefon: 030 12345678, bitte zurückrufen.',
+    FR: 'Appelez le 01 42 68 53 00 avant midi.',
+    IL: 'Phone the clinic at 03-612-3456 today.',
+    IN: 'Reach me on 098765 43210 in the evening.',
+    CA: 'Call the Toronto desk at (416) 234-5678.',
+    BR: 'Ligue para (11) 91234-5678 hoje.',
+  };
+
+  for (const [region, text] of Object.entries(NATIONAL)) {
+    it(`finds a ${region} number in its national format when ${region} is listed, and by default`, () => {
+      expect(phones(text, [region]).map((e) => e.type)).toEqual(['PHONE_NUMBER']);
+      expect(phones(text).map((e) => e.type)).toEqual(['PHONE_NUMBER']);
+    });
+  }
+
+  for (const region of ['UK', 'DE', 'FR', 'IL', 'IN', 'BR']) {
+    it(`leaves a ${region} national number alone when only US is listed`, () => {
+      expect(phones(NATIONAL[region] as string, ['US'])).toEqual([]);
+    });
+  }
+
+  it('finds a number written with its country code whatever the regions', () => {
+    expect(phones('Our Paris office: +33 1 42 68 53 00.', ['US']).map((e) => e.type)).toEqual(['PHONE_NUMBER']);
+  });
+
+  it('refuses a region Presidio does not support, naming the entry', () => {
+    expect(() => privacyPresidio.parseParams({ phone_regions: ['US', 'JP'] })).toThrow(GuardConfigError);
+    try {
+      privacyPresidio.parseParams({ phone_regions: ['US', 'JP'] });
+    } catch (error) {
+      expect((error as GuardConfigError).path).toEqual(['phone_regions', 1]);
+    }
+  });
+});
+
+describe('privacy-presidio: every IBAN country', () => {
+  const specs = Object.entries(getCountrySpecifications()).filter(([, spec]) => spec.chars);
+  const IBAN_ONLY = privacyPresidio.parseParams({ anonymize: false, entities: ['IBAN_CODE'] });
+  const ibans = (text: string) =>
+    (privacyPresidio.detect(text, IBAN_ONLY, {}).details.entities as unknown[]).length;
+  /** A deterministic BBAN matching the country's format (bban_regexp), varied by `seed`. */
+  function bban(pattern: string, seed: number): string {
+    let out = '';
+    let n = seed;
+    for (const m of pattern.matchAll(/\[([^\]]+)\]\{(\d+)\}/g)) {
+      const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+      const alphabet = m[1] === '0-9' ? '0123456789' : m[1] === 'A-Z' ? letters : `0123456789${letters}`;
+      for (let i = 0; i < Number(m[2]); i++) {
+        n = (Math.imul(n, 1103515245) + 12345) >>> 0;
+        out += alphabet[(n >>> 8) % alphabet.length];
+      }
+    }
+    return out;
+  }
+
+  it('knows the 80-odd IBAN countries of the registry and beyond', () => {
+    expect(specs.length).toBeGreaterThan(80);
+  });
+
+  for (const [country, spec] of specs) {
+    it(`${country}: a valid IBAN of ${spec.chars} characters is found; one with failing check digits or the wrong length is not`, () => {
+      let iban: string | null = null;
+      // Some countries carry national check digits in the BBAN too: draw until one holds.
+      for (let seed = 1; seed < 20_000 && !iban; seed++) {
+        const candidate = composeIBAN({ countryCode: country, bban: bban(spec.bban_regexp as string, seed) });
+        if (candidate && isValidIBAN(candidate)) iban = candidate;
+      }
+      expect(iban, `no valid ${country} IBAN generated`).not.toBeNull();
+      const valid = iban as string;
+      expect(valid).toHaveLength(spec.chars as number);
+      expect(ibans(`Please transfer the deposit to ${valid} by Friday.`)).toBe(1);
+      expect(ibans(`Please transfer the deposit to ${friendlyFormatIBAN(valid)} by Friday.`)).toBe(1);
+      const check = Number(valid.slice(2, 4));
+      const wrongCheck = `${valid.slice(0, 2)}${String(check === 97 ? 2 : check + 1).padStart(2, '0')}${valid.slice(4)}`;
+      expect(ibans(`Please transfer the deposit to ${wrongCheck} by Friday.`)).toBe(0);
+      const shorter = composeIBAN({ countryCode: country, bban: valid.slice(4, -1) });
+      if (shorter) expect(ibans(`Please transfer the deposit to ${shorter} by Friday.`)).toBe(0);
+    });
+  }
 });

@@ -7,7 +7,9 @@
 import { booleanParam, IGNORED, numberParam, paramParser, stringListParam, stringParam, type SyncDetectorDefinition } from '../params.js';
 import { resolveOverlaps, replaceSpans } from '../text.js';
 import { clean } from '../types.js';
-import { ENTITY_LABELS, PII_ENTITIES, type PiiEntity, type PiiFinding, RECOGNIZERS } from './pii-recognizers.js';
+import {
+  DEFAULT_RECOGNIZER_OPTIONS, ENTITY_LABELS, PHONE_REGIONS, type PhoneRegion, PII_ENTITIES, type PiiEntity, type PiiFinding, RECOGNIZERS,
+} from './pii-recognizers.js';
 
 const parseParams = paramParser({
   score_threshold: numberParam(0.5, { min: 0, max: 1 }),
@@ -19,11 +21,17 @@ const parseParams = paramParser({
   allow_list: stringListParam([], { maxItems: 1000, maxLength: 200 }),
   /** Warden: the entity types to report; all by default. */
   entities: stringListParam([...PII_ENTITIES], { maxItems: PII_ENTITIES.length, oneOf: PII_ENTITIES }),
+  /** Warden (Presidio's `supported_regions`): whose national phone formats are recognised; all of Presidio's by default. */
+  phone_regions: stringListParam([...PHONE_REGIONS], { maxItems: PHONE_REGIONS.length, oneOf: PHONE_REGIONS }),
 });
 export type PresidioParams = ReturnType<typeof parseParams>;
 
 /** The personal data in `text` at or above `threshold`, overlaps resolved (no values, only types and spans). */
-export function findPii(text: string, options: { threshold: number; entities: readonly string[]; allowList?: readonly string[] }): PiiFinding[] {
+export function findPii(
+  text: string,
+  options: { threshold: number; entities: readonly string[]; allowList?: readonly string[]; phoneRegions?: readonly string[] },
+): PiiFinding[] {
+  const recognizerOptions = options.phoneRegions ? { phoneRegions: options.phoneRegions as readonly PhoneRegion[] } : DEFAULT_RECOGNIZER_OPTIONS;
   const lower = text.toLowerCase();
   const wanted = new Set(options.entities);
   const found: PiiFinding[] = [];
@@ -31,7 +39,7 @@ export function findPii(text: string, options: { threshold: number; entities: re
     if (score >= options.threshold) found.push({ type, start, end, score });
   };
   for (const recognizer of RECOGNIZERS) {
-    if (wanted.has(recognizer.type) && recognizer.mayMatch(text, lower)) recognizer.find(text, push);
+    if (wanted.has(recognizer.type) && recognizer.mayMatch(text, lower)) recognizer.find(text, push, recognizerOptions);
   }
   const allowed = new Set((options.allowList ?? []).map((v) => v.toLowerCase()));
   const kept = allowed.size ? found.filter((f) => !allowed.has(text.slice(f.start, f.end).toLowerCase())) : found;
@@ -42,11 +50,17 @@ export const privacyPresidio: SyncDetectorDefinition<PresidioParams> = {
   id: 'privacy-presidio',
   type: 'privacy',
   description:
-    'Personal data (email, phone, payment card with Luhn, IBAN with mod-97, SSN/ITIN, IP, date of birth, passport, ' +
+    'Personal data (email, phone in international and national formats of `phone_regions`, payment card with Luhn, ' +
+    'IBAN of every IBAN country with mod-97, SSN/ITIN, IP, date of birth, passport, ' +
     "driver's licence, bank account, crypto wallet, UK NINO/NHS); redacts it with `anonymize`.",
   parseParams,
   detect(text, params) {
-    const findings = findPii(text, { threshold: params.score_threshold, entities: params.entities, allowList: params.allow_list });
+    const findings = findPii(text, {
+      threshold: params.score_threshold,
+      entities: params.entities,
+      allowList: params.allow_list,
+      phoneRegions: params.phone_regions,
+    });
     if (findings.length === 0) return clean({ entities: [] });
     const details = {
       entities: findings.map((f) => ({ type: f.type, start: f.start, end: f.end, score: f.score })),

@@ -2,8 +2,9 @@
  * `prompt-injection-warden`: prompt injections and jailbreaks, offline. Weighted rules over the
  * normalised text (injection-rules.ts) combined with a small logistic-regression classifier
  * trained on Warden's own data (injection-classifier.ts); encoded payloads are decoded
- * (decodeLayers) and judged like plain text, and string-splitting tricks are reassembled. Long
- * texts are read in bounded windows. Dome's model-based security methods are served by this
+ * (decodeLayers) and judged like plain text, and string-splitting tricks are reassembled. A long
+ * text is read whole, in overlapping windows that cover every character (linear time: the
+ * length a scan may take is bounded by the `max-length` guard of the configuration). Dome's model-based security methods are served by this
  * detector under their own ids (SECURITY_ALIASES) so existing Dome configurations load unchanged.
  */
 import { GuardConfigError, type DetectionResult, type DetectorDefinition } from '../types.js';
@@ -11,17 +12,34 @@ import { decodeLayers, type DecodedLayer } from './decode-layers.js';
 import { classify } from './injection-classifier.js';
 import { FEATURE_MAX_CHARS } from './injection-features.js';
 import { matchRules, ruleScore, type RuleMatch } from './injection-rules.js';
-import { normalizeForMatching, textWindows } from './text-normalize.js';
+import { normalizeForMatching } from './text-normalize.js';
 import { reassembleSplitPayload } from './payload-splitting.js';
 
 export const PROMPT_INJECTION_ID = 'prompt-injection-warden';
 /** Tuned on Warden's own data (docs/guardrails.md, "Measured quality"). */
 export const DEFAULT_SCORE_THRESHOLD = 0.4;
 
-/** Windowing: a text longer than one window is read as at most MAX_WINDOWS overlapping windows. */
+/**
+ * Windowing: a text longer than one window is read as consecutive windows of WINDOW_CHARS that
+ * overlap by WINDOW_OVERLAP (an injection shorter than the overlap lies whole inside one window).
+ */
 export const WINDOW_CHARS = FEATURE_MAX_CHARS;
 export const WINDOW_OVERLAP = 1_000;
-export const MAX_WINDOWS = 12;
+
+/**
+ * Start offsets of windows of `size` characters, `overlap` apart, that together cover all of a
+ * text of `length` characters: every character is read, none is skipped, and the count grows
+ * linearly with the length (⌈(length − overlap) / (size − overlap)⌉). The last window ends at the
+ * text's end.
+ */
+export function windowStarts(length: number, size: number = WINDOW_CHARS, overlap: number = WINDOW_OVERLAP): number[] {
+  if (length <= size) return [0];
+  const step = size - overlap;
+  const starts: number[] = [];
+  for (let s = 0; s + size < length; s += step) starts.push(s);
+  starts.push(length - size);
+  return starts;
+}
 
 export interface PromptInjectionParams {
   score_threshold: number;
@@ -66,10 +84,23 @@ interface WindowVerdict {
 
 const EXCERPT_CHARS = 160;
 
+/**
+ * A short turn ("ok", "yes", "thanks!", "continue") is judged by the rules alone: a classifier
+ * over a few words has nothing to go on, and a conversation is full of them.
+ */
+export const MIN_CLASSIFIER_WORDS = 4;
+const WORDS = /[\p{L}\p{N}]+/gu;
+function wordCountAtLeast(text: string, n: number): boolean {
+  WORDS.lastIndex = 0;
+  let count = 0;
+  while (count < n && WORDS.exec(text) !== null) count++;
+  return count >= n;
+}
+
 /** Rules and classifier on one normalised text. */
 function judge(normalized: string): { score: number; classifier: number; rules: RuleMatch[] } {
   const rules = matchRules(normalized);
-  const classifier = classify(normalized);
+  const classifier = wordCountAtLeast(normalized, MIN_CLASSIFIER_WORDS) ? classify(normalized) : 0;
   const r = ruleScore(rules);
   return { score: 1 - (1 - r) * (1 - classifier), classifier, rules };
 }
@@ -111,13 +142,13 @@ function judgeWindow(window: string, scoreThreshold: number): WindowVerdict {
 }
 
 export function detectPromptInjection(text: string, params: PromptInjectionParams): DetectionResult {
-  const { windows, scannedChars, truncated } = textWindows(text, WINDOW_CHARS, WINDOW_OVERLAP, MAX_WINDOWS);
+  const starts = windowStarts(text.length);
   let best: WindowVerdict = { score: 0, classifier: 0, rules: [], decoded: [] };
   let bestIndex = 0;
   const families = new Set<string>();
   const ruleIds = new Set<string>();
-  windows.forEach((w, i) => {
-    const v = judgeWindow(w, params.score_threshold);
+  starts.forEach((start, i) => {
+    const v = judgeWindow(text.slice(start, start + WINDOW_CHARS), params.score_threshold);
     for (const m of v.rules) {
       families.add(m.family);
       ruleIds.add(m.id);
@@ -134,10 +165,10 @@ export function detectPromptInjection(text: string, params: PromptInjectionParam
     rules: [...ruleIds].sort(),
     classifier_probability: Number(best.classifier.toFixed(4)),
     threshold: params.score_threshold,
-    windows: windows.length,
+    windows: starts.length,
     window_index: bestIndex,
-    scanned_chars: scannedChars,
-    truncated,
+    window_start: starts[bestIndex] ?? 0,
+    scanned_chars: text.length,
   };
   if (best.decoded.length > 0) details.decoded = best.decoded;
   return { hit, score, label: hit ? 'flagged' : 'clean', details };
