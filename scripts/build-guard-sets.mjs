@@ -109,6 +109,11 @@ for (const lang of ['ar', 'de', 'el', 'en', 'es', 'hi', 'ro', 'ru', 'th', 'tr', 
     for (const qa of r.sample(para.qas, split === 'dev' ? 1 : 2)) {
       add(split, 'everyday-multilingual', { text: qa.question, label: 'benign', kind: `question_${lang}`, source: 'deepmind/xquad' });
     }
+    if (split === 'train') {
+      // Plain prose (a paragraph of an encyclopaedia article), read as it is.
+      const other = r.pick(article.paragraphs);
+      if (other !== para) add(split, 'everyday-multilingual', { text: other.context, label: 'benign', kind: `prose_${lang}`, source: 'deepmind/xquad' });
+    }
     if (r.chance(0.4)) {
       const qa = r.pick(para.qas);
       add(split, 'everyday-multilingual', { text: `${para.context}\n\n${qa.question}`, label: 'benign', kind: `reading_${lang}`, source: 'deepmind/xquad' });
@@ -149,7 +154,7 @@ const fillSlots = (s) => s.replace('{addr}', r.pick(ADDR)).replace('{url}', r.pi
 
 for (const split of ['train', 'dev']) {
   for (const frame of ROLEPLAY[split]) {
-    for (const goal of r.sample(goals[split], split === 'dev' ? 12 : 14)) {
+    for (const goal of r.sample(goals[split], split === 'dev' ? 12 : 30)) {
       add(split, 'roleplay-jailbreak', { text: frame.replace('{goal}', goal), label: 'attack', kind: 'roleplay', source: 'warden+harmbench/donotanswer' });
     }
   }

@@ -61,10 +61,30 @@ function fitLogistic(points: readonly CalibrationPoint[], iterations: number, wi
       }
     }
     const step = solve3(h, g);
-    w = w.map((v, j) => v - step[j]!);
-    if (Math.max(...step.map(Math.abs)) < 1e-9) break;
+    // Damped Newton: halve the step until the loss does not grow.
+    const before = logLoss(xs, ts, w);
+    let t = 1;
+    let next = w.map((v, j) => v - step[j]!);
+    while (logLoss(xs, ts, next) > before && t > 1e-6) {
+      t /= 2;
+      next = w.map((v, j) => v - t * step[j]!);
+    }
+    w = next;
+    if (Math.max(...step.map((v) => Math.abs(v * t))) < 1e-9) break;
   }
   return { a: w[0]!, b: w[1]!, c: w[2]! };
+}
+
+function logLoss(xs: ReadonlyArray<readonly [number, number, number]>, ts: readonly number[], w: readonly number[]): number {
+  let loss = 0;
+  for (let i = 0; i < xs.length; i += 1) {
+    const x = xs[i]!;
+    const z = w[0]! * x[0] + w[1]! * x[1] + w[2]! * x[2];
+    const t = ts[i]!;
+    // log(1 + e^z) - t·z, computed without overflow.
+    loss += (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z))) - t * z;
+  }
+  return loss;
 }
 
 /** Solves the 3×3 system h · x = g (Gaussian elimination with partial pivoting). */

@@ -132,7 +132,8 @@ export function documentContext(text: string): string[] {
   const head = text.slice(0, 4_000);
   if (/^(from|to|subject|date|cc|reply-to): /m.test(head)) tags.push('ctx:email');
   const lines = head.split('\n');
-  const tabular = lines.filter((l) => (l.match(/[|,;\t]/g)?.length ?? 0) >= 3).length;
+  // A table row: cells between pipes or tabs, or comma-separated values that are not a sentence.
+  const tabular = lines.filter((l) => /\|.*\|/.test(l) || /\t.*\t/.test(l) || ((l.match(/,/g)?.length ?? 0) >= 3 && l.length < 300 && !/[a-z]{2}[.!?] /.test(l))).length;
   if (lines.length >= 4 && tabular / lines.length > 0.5) tags.push('ctx:table');
   if ((head.match(/[{};]\s*$|^\s*(def|class|import|function|const|let|return|#include|public|private)\b/gm)?.length ?? 0) >= 4) tags.push('ctx:code');
   if ((head.match(/<\/?[a-z][a-z0-9]*[\s>]/g)?.length ?? 0) >= 6) tags.push('ctx:markup');
