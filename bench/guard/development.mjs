@@ -112,7 +112,8 @@ for (const s of systems) {
   const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
   report.pooled[s].balanced_accuracy_per_set = (mean(rec) + mean(tnr)) / 2;
 }
-console.log(`${'per-set mean BA'.padEnd(36)}   ` + systems.map((s) => `${''.padEnd(13)}${''.padEnd(14)}${pct(report.pooled[s].balanced_accuracy_per_set)}  `).join(''));
+const perSet = systems.map((s) => `${''.padEnd(27)}${pct(report.pooled[s].balanced_accuracy_per_set)}  `);
+console.log(`${'per-set mean BA'.padEnd(36)}   ${perSet.join('')}`);
 
 // Reliability of the prompt-injection-warden score (the detection_score of the method) on all sets.
 const table = reliabilityTable(scores, labels, 10);
@@ -120,7 +121,10 @@ report.reliability = table;
 report.expected_calibration_error = expectedCalibrationError(table);
 console.log(`\n== Reliability of the prompt-injection-warden score on the development sets (share of attacks per score bin)\n`);
 console.log('score bin     items   mean score   attacks among them');
-for (const b of table) if (b.items) console.log(`${b.from.toFixed(1)}–${b.to.toFixed(1)}     ${String(b.items).padStart(6)}   ${b.meanPredicted.toFixed(3).padStart(10)}   ${pct(b.observed)}`);
+for (const b of table) {
+  if (!b.items) continue;
+  console.log(`${b.from.toFixed(1)}–${b.to.toFixed(1)}     ${String(b.items).padStart(6)}   ${b.meanPredicted.toFixed(3).padStart(10)}   ${pct(b.observed)}`);
+}
 console.log(`expected calibration error: ${report.expected_calibration_error.toFixed(3)}`);
 
 // Threshold curve: the default configuration with prompt-injection-warden's threshold moved.
@@ -137,7 +141,8 @@ for (const t of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]) {
   point.balanced_accuracy = (point.recall + 1 - point.false_positive_rate) / 2;
   report.curve.push(point);
   const mark = Math.abs(t - params.score_threshold) < 1e-9 ? '  <- default' : '';
-  console.log(`${t.toFixed(2).padStart(9)}   ${pct(point.recall)}  ${pct(point.false_positive_rate)}  ${pct(point.precision)}   ${pct(point.balanced_accuracy)}${mark}`);
+  const cells = [pct(point.recall), pct(point.false_positive_rate), pct(point.precision), pct(point.balanced_accuracy)];
+  console.log(`${t.toFixed(2).padStart(9)}   ${cells.join('  ')}${mark}`);
 }
 
 // Speed: a full default scan of 2 KB prompts (the development texts cut or repeated to 2,048 characters).
@@ -156,7 +161,8 @@ for (const t of texts) {
 }
 times.sort((a, b) => a - b);
 report.default_scan_2kb = { items: times.length, p50_ms: times[Math.floor(0.5 * times.length)], p99_ms: times[Math.floor(0.99 * times.length)] };
-console.log(`\ndefault configuration, input scan of a 2 KB prompt: p50 ${report.default_scan_2kb.p50_ms.toFixed(3)} ms, p99 ${report.default_scan_2kb.p99_ms.toFixed(3)} ms (${times.length} texts, best of 3)`);
+const { p50_ms: p50, p99_ms: p99 } = report.default_scan_2kb;
+console.log(`\ndefault configuration, input scan of a 2 KB prompt: p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms (${times.length} texts, best of 3)`);
 
 const outDir = path.join(repoRoot, 'bench', 'results');
 if (!existsSync(outDir)) mkdirSync(outDir, { recursive: true });
