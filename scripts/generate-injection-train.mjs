@@ -25,10 +25,12 @@ const PLAN = [
     'benign'], [B.personaOk, 500, 'benign'], [B.everyday, 1500, 'benign'], [B.botAndCode, 400, 'benign'],
 ];
 
+/** The plan's counts are halved: the public and real data (scripts/build-guard-sets.mjs) now carry most of the weight. */
+const SCALE = 0.5;
 const seen = new Set();
 const rows = [];
 for (const [gen, n, label] of PLAN) {
-  for (let i = 0; i < n; i += 1) {
+  for (let i = 0; i < Math.round(n * SCALE); i += 1) {
     const { text, kind } = gen(r);
     if (seen.has(text)) continue;
     seen.add(text);

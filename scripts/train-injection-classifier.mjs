@@ -2,13 +2,18 @@
 // Trains the injection classifier of `prompt-injection-warden` and writes
 // src/guard/models/injection-classifier.json (docs/guardrails.md, "Retraining").
 //
-//   npm run build && node scripts/train-injection-classifier.mjs [--data datasets/guard/injection-train.jsonl] [--check]
+//   npm run build && node scripts/train-injection-classifier.mjs
 //
-// Logistic regression over the hashed features of src/guard/detectors/injection-features.ts
-// (imported from the build output, so training and inference share one implementation), fitted
-// with AdaGrad and L2, classes weighted to balance. Deterministic: a seeded shuffle and no other
-// randomness, so the same data gives byte-identical weights. --check reports a 90/10 split
-// (a sanity check on the training distribution, not the held-out evaluation in bench/guard/).
+// Data: datasets/guard/injection-train.jsonl (Warden's templates, scripts/generate-injection-train.mjs)
+// and datasets/guard/public-train.jsonl (public data sets and real documents, scripts/build-guard-sets.mjs;
+// sources in datasets/README.md). The development sets (datasets/guard/dev/) are never read here.
+//
+// Logistic regression over the hashed features of src/guard/detectors/injection-features.ts (imported
+// from the build output, so training and inference share one implementation), fitted with AdaGrad and
+// L2, classes weighted to balance. Long texts are cut into segments exactly as at inference; a planted
+// instruction's segment is the attack and the rest of its document is benign. 15 % of the items (chosen
+// by a hash of their text) are held out to fit the calibration (injection-calibration.ts) on whole
+// texts. Deterministic: the same data gives byte-identical output.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,25 +21,71 @@ import { fileURLToPath } from 'node:url';
 import { rng } from './injection-data/common.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { normalizeForMatching } = await import(path.join(root, 'dist/guard/detectors/text-normalize.js'));
-const { extractFeatures, FEATURE_BITS } = await import(path.join(root, 'dist/guard/detectors/injection-features.js'));
+const dist = (f) => import(path.join(root, 'dist/guard/detectors', f));
+const { normalizeForMatching } = await dist('text-normalize.js');
+const { extractFeatures, FEATURE_BITS, segmentBounds, documentContext } = await dist('injection-features.js');
+const { fitCalibration, calibrate } = await dist('injection-calibration.js');
+const { MIN_WORDS } = await dist('injection-classifier.js');
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
-const dataFile = arg('--data', 'datasets/guard/injection-train.jsonl');
-const EPOCHS = 14;
+/** The training files, in the order their bytes enter the recorded hash. */
+export const TRAINING_FILES = ['datasets/guard/injection-train.jsonl', 'datasets/guard/public-train.jsonl'];
+/** Weight of an item of the template set (the public and real data count fully). */
+const TEMPLATE_WEIGHT = 0.5;
+/**
+ * Default threshold on the calibrated score, chosen from the development curve (bench:guard: the lowest threshold
+ * with 90 % precision); prompt-injection.ts uses the same value.
+ */
+const THRESHOLD = 0.4;
+const EPOCHS = 10;
 const LEARNING_RATE = 0.4;
 const L2 = 2e-6;
 const SEED = 7;
+const HOLDOUT = 0.15;
 
-const raw = readFileSync(path.join(root, dataFile), 'utf8');
-const rows = raw.split('\n').filter(Boolean).map((l) => JSON.parse(l));
-const examples = rows.map((row) => {
-  const f = Array.from(extractFeatures(normalizeForMatching(row.text)));
-  return { f, v: f.length > 0 ? 1 / Math.sqrt(f.length) : 0, y: row.label === 'attack' ? 1 : 0 };
-});
+const hash = createHash('sha256');
+const rows = [];
+const files = [];
+for (const file of TRAINING_FILES) {
+  const raw = readFileSync(path.join(root, file));
+  hash.update(raw);
+  const list = raw.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  files.push({ file, items: list.length });
+  for (const row of list) rows.push({ ...row, weight: file.includes('injection-train') ? TEMPLATE_WEIGHT : 1 });
+}
+const heldOut = (text) => createHash('sha256').update(`cal:${text}`).digest()[0] / 256 < HOLDOUT;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const wordCount = (t) => (t.match(WORD) ?? []).length;
+
+/** Segments of one item as training examples: { f, v, y, w }. */
+function examples(row) {
+  const norm = normalizeForMatching(row.text);
+  if (wordCount(norm) < MIN_WORDS) return [];
+  const y = row.label === 'attack' ? 1 : 0;
+  const bounds = segmentBounds(norm);
+  const mk = (f, yy, w) => ({ f: Array.from(f), v: f.length > 0 ? 1 / Math.sqrt(f.length) : 0, y: yy, w });
+  if (bounds.length === 1) return [mk(extractFeatures(norm), y, row.weight)];
+  const ctx = documentContext(norm);
+  let planted;
+  if (y === 1 && row.span) {
+    const needle = normalizeForMatching(row.text.slice(row.span[0], row.span[1])).trim();
+    const at = needle ? norm.indexOf(needle) : -1;
+    if (at >= 0) planted = [at, at + needle.length];
+  }
+  return bounds.map(([s, e]) => {
+    const f = extractFeatures(norm.slice(s, e), ctx);
+    if (y === 0) return mk(f, 0, row.weight);
+    if (planted) return mk(f, s < planted[1] && e > planted[0] ? 1 : 0, row.weight);
+    return mk(f, 1, row.weight / Math.sqrt(bounds.length));
+  });
+}
+
+const trainSet = [];
+const calRows = [];
+for (const row of rows) {
+  if (heldOut(row.text)) calRows.push(row);
+  else trainSet.push(...examples(row));
+}
 
 function train(items) {
   const size = 1 << FEATURE_BITS;
@@ -42,16 +93,16 @@ function train(items) {
   const g2 = new Float64Array(size).fill(1e-8);
   let bias = 0;
   let biasG2 = 1e-8;
-  const pos = items.filter((e) => e.y === 1).length;
-  const neg = items.length - pos;
-  const cw = [items.length / (2 * neg), items.length / (2 * pos)];
+  const pos = items.reduce((s, e) => s + (e.y ? e.w : 0), 0);
+  const neg = items.reduce((s, e) => s + (e.y ? 0 : e.w), 0);
+  const cw = [(pos + neg) / (2 * neg), (pos + neg) / (2 * pos)];
   const r = rng(SEED);
   for (let epoch = 0; epoch < EPOCHS; epoch += 1) {
     for (const e of r.shuffle(items)) {
       let z = bias;
       for (const f of e.f) z += w[f] * e.v;
       const p = 1 / (1 + Math.exp(-z));
-      const g = (p - e.y) * cw[e.y];
+      const g = (p - e.y) * cw[e.y] * e.w;
       for (const f of e.f) {
         const grad = g * e.v + L2 * w[f];
         g2[f] += grad * grad;
@@ -73,37 +124,46 @@ function quantize({ w, bias }) {
   return { bias, scale, q };
 }
 
-function predict(model, e) {
-  let z = 0;
-  for (const f of e.f) z += model.q[f] * model.scale;
-  return 1 / (1 + Math.exp(-(model.bias + z * e.v)));
-}
-
-if (process.argv.includes('--check')) {
-  const r = rng(99);
-  const order = r.shuffle(examples.map((_, i) => i));
-  const cut = Math.floor(order.length * 0.9);
-  const trainSet = order.slice(0, cut).map((i) => examples[i]);
-  const testSet = order.slice(cut).map((i) => examples[i]);
-  const m = quantize(train(trainSet));
-  let tp = 0, fp = 0, fn = 0, tn = 0;
-  for (const e of testSet) {
-    const hit = predict(m, e) >= 0.5;
-    if (hit && e.y) tp += 1; else if (hit) fp += 1; else if (e.y) fn += 1; else tn += 1;
+/** Highest segment margin of a whole text and its number of segments, as inference computes them. */
+function docMargin(model, text) {
+  const norm = normalizeForMatching(text);
+  const bounds = segmentBounds(norm);
+  const ctx = bounds.length > 1 ? documentContext(norm) : [];
+  let best = -Infinity;
+  for (const [s, e] of bounds) {
+    const f = extractFeatures(bounds.length > 1 ? norm.slice(s, e) : norm, ctx);
+    let z = 0;
+    for (const i of f) z += model.q[i] * model.scale;
+    best = Math.max(best, model.bias + (f.length ? z / Math.sqrt(f.length) : 0));
   }
-  console.log(`split check: recall ${(tp / (tp + fn)).toFixed(3)}, false positives ${(fp / (fp + tn)).toFixed(3)} (${testSet.length} items)`);
+  return { margin: best, segments: bounds.length };
 }
 
-const model = quantize(train(examples));
+const started = Date.now();
+const model = quantize(train(trainSet));
+const points = calRows
+  .filter((row) => wordCount(normalizeForMatching(row.text)) >= MIN_WORDS)
+  .map((row) => ({ ...docMargin(model, row.text), y: row.label === 'attack' ? 1 : 0 }));
+const calibration = fitCalibration(points);
+let tp = 0, fp = 0, fn = 0, tn = 0;
+for (const p of points) {
+  const hit = calibrate(calibration, p.margin, p.segments) >= THRESHOLD;
+  if (hit && p.y) tp += 1; else if (hit) fp += 1; else if (p.y) fn += 1; else tn += 1;
+}
+console.log(`calibration split: ${points.length} texts, recall ${(tp / (tp + fn)).toFixed(3)}, false positives ${(fp / (fp + tn)).toFixed(3)} at ${THRESHOLD}`);
+
 const out = {
-  format: 'warden-hashed-logreg-v1',
+  format: 'warden-hashed-logreg-v2',
   featureBits: FEATURE_BITS,
   bias: Number(model.bias.toFixed(6)),
   scale: model.scale,
   weights: Buffer.from(model.q.buffer).toString('base64'),
-  trainedOn: { file: dataFile, items: rows.length, sha256: createHash('sha256').update(raw).digest('hex') },
+  calibration: { a: Number(calibration.a.toFixed(6)), b: Number(calibration.b.toFixed(6)), c: Number(calibration.c.toFixed(6)) },
+  threshold: THRESHOLD,
+  trainedOn: { files, items: rows.length, sha256: hash.digest('hex') },
 };
 const target = path.join(root, 'src/guard/models/injection-classifier.json');
 writeFileSync(target, JSON.stringify(out) + '\n');
 const nonzero = model.q.reduce((n, x) => n + (x !== 0 ? 1 : 0), 0);
-console.log(`wrote ${path.relative(root, target)}: ${rows.length} items, ${nonzero} non-zero weights, bias ${out.bias.toFixed(3)}`);
+console.log(`wrote ${path.relative(root, target)}: ${rows.length} items (${trainSet.length} segments trained, ${calRows.length} held out for calibration), ` +
+  `${nonzero} non-zero weights, calibration ${JSON.stringify(out.calibration)}, ${((Date.now() - started) / 1000).toFixed(0)} s`);

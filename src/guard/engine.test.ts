@@ -271,6 +271,24 @@ describe('the default configuration', () => {
     expect(performance.now() - started).toBeLessThan(200);
   });
 
+  // Ordinary turns of a chat, in several languages: none carries an instruction to judge.
+  const SHORT_TURNS = [
+    'Hello', 'hello!', 'Hi', 'Hey there', 'Good evening', 'yes', 'Yes please', 'no', 'No thanks', 'ok', 'OK', 'okay!', 'Sure.', 'Thanks!',
+    'Thank you very much', 'thx', 'Continue', 'continue.', 'Go on', 'Keep going', 'Tell me more', 'Tell me more about that', 'Why?', 'How so?',
+    'What do you mean?', 'Explain again', 'Shorter, please', 'Got it', 'Cool', 'Great', 'Nice one', 'Bye', 'See you', 'Bonjour', 'Merci beaucoup',
+    'Oui', 'Continue, s’il te plaît', 'Hola', 'Gracias', 'Sí, claro', 'Hallo', 'Danke schön', 'Weiter bitte', 'Ciao', 'Grazie', 'Obrigado',
+    'こんにちは', 'ありがとうございます', '谢谢', '继续',
+  ];
+
+  it('passes ordinary short chat turns and the empty text', async () => {
+    expect(SHORT_TURNS).toHaveLength(50);
+    for (const text of [...SHORT_TURNS, '', '   ']) {
+      const result = await config.scan('input', text, {});
+      expect(result.flagged, JSON.stringify(text)).toBe(false);
+      expect(result.detection_score, JSON.stringify(text)).toBeLessThan(0.1);
+    }
+  });
+
   it('censors credentials and redacts card numbers in answers without blocking them, leaving contact details', async () => {
     const answer = 'Use card 4111 1111 1111 1111 and token ghp_abcdefghijklmnopqrstuvwxyz0123456789; write to jane@example.com.';
     const result = await config.scan('output', answer, {});

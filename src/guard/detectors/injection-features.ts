@@ -36,10 +36,11 @@ const stamp = new Uint32Array(1 << FEATURE_BITS);
 let generation = 0;
 
 /**
- * The distinct feature buckets of a normalised text (at most FEATURE_MAX_CHARS of it are read).
+ * The distinct feature buckets of a normalised text (at most FEATURE_MAX_CHARS of it are read), plus
+ * one bucket per `context` tag (documentContext: what kind of document the text is a segment of).
  * Synchronous and single-threaded, so the shared scratch table is safe.
  */
-export function extractFeatures(normalized: string): Uint32Array {
+export function extractFeatures(normalized: string, context: readonly string[] = NO_CONTEXT): Uint32Array {
   const text = normalized.length > FEATURE_MAX_CHARS ? normalized.slice(0, FEATURE_MAX_CHARS) : normalized;
   generation = (generation + 1) >>> 0;
   if (generation === 0) {
@@ -88,5 +89,53 @@ export function extractFeatures(normalized: string): Uint32Array {
   }
 
   add(hashString(SEED_META, `len:${Math.min(14, Math.floor(Math.log2(text.length + 1)))}`));
+  for (const tag of context) add(hashString(SEED_META, tag));
   return Uint32Array.from(out);
+}
+
+const NO_CONTEXT: readonly string[] = [];
+
+/** A text up to this long is judged whole; a longer one is cut into segments of about SEGMENT_CHARS. */
+export const SINGLE_SEGMENT_MAX = 1_000;
+export const SEGMENT_CHARS = 700;
+const MIN_BREAK = 300;
+
+/**
+ * Segment boundaries [start, end) of a normalised text: paragraph breaks first, then line breaks,
+ * sentence ends and spaces, so a segment is a readable unit of the document. Covers every character.
+ */
+export function segmentBounds(text: string): Array<[number, number]> {
+  if (text.length <= SINGLE_SEGMENT_MAX) return [[0, text.length]];
+  const out: Array<[number, number]> = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + SEGMENT_CHARS);
+    if (text.length - end < MIN_BREAK) end = text.length;
+    else {
+      const slice = text.slice(start + MIN_BREAK, end);
+      const cut = [slice.lastIndexOf('\n\n'), slice.lastIndexOf('\n'), slice.lastIndexOf('. '), slice.lastIndexOf(' ')].find((i) => i >= 0);
+      if (cut !== undefined) end = start + MIN_BREAK + cut + 1;
+    }
+    out.push([start, end]);
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * What a long text is, as context tags for its segments: every segment carries `ctx:segment` and the
+ * kinds of document found (e-mail headers, table rows, code, markup), so the classifier can learn that
+ * an imperative inside an e-mail footer or a table is ordinary while one addressed to an assistant is not.
+ */
+export function documentContext(text: string): string[] {
+  const tags = ['ctx:segment'];
+  const head = text.slice(0, 4_000);
+  if (/^(from|to|subject|date|cc|reply-to): /m.test(head)) tags.push('ctx:email');
+  const lines = head.split('\n');
+  // A table row: cells between pipes or tabs, or comma-separated values that are not a sentence.
+  const tabular = lines.filter((l) => /\|.*\|/.test(l) || /\t.*\t/.test(l) || ((l.match(/,/g)?.length ?? 0) >= 3 && l.length < 300 && !/[a-z]{2}[.!?] /.test(l))).length;
+  if (lines.length >= 4 && tabular / lines.length > 0.5) tags.push('ctx:table');
+  if ((head.match(/[{};]\s*$|^\s*(def|class|import|function|const|let|return|#include|public|private)\b/gm)?.length ?? 0) >= 4) tags.push('ctx:code');
+  if ((head.match(/<\/?[a-z][a-z0-9]*[\s>]/g)?.length ?? 0) >= 6) tags.push('ctx:markup');
+  return tags;
 }

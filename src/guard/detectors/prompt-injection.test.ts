@@ -207,8 +207,11 @@ describe('injection classifier', () => {
   it('loads the shipped model, which was trained on the committed training set', () => {
     const c = shippedClassifier();
     expect(c.weights.length).toBe(1 << (model as ClassifierModel).featureBits);
-    const data = readFileSync(new URL('../../../datasets/guard/injection-train.jsonl', import.meta.url));
-    expect(c.meta.sha256).toBe(createHash('sha256').update(data).digest('hex'));
+    // The recorded hash covers the training files in the order the training script reads them.
+    const hash = createHash('sha256');
+    for (const { file } of c.meta.files) hash.update(readFileSync(new URL(`../../../${file}`, import.meta.url)));
+    expect(c.meta.files.map((f) => f.file)).toEqual(['datasets/guard/injection-train.jsonl', 'datasets/guard/public-train.jsonl']);
+    expect(c.meta.sha256).toBe(hash.digest('hex'));
     expect(JSON.stringify(model).length).toBeLessThan(1_000_000);
   });
 
