@@ -35,7 +35,7 @@ const PRINTS: Record<string, string[]> = {
     '\ndomed\n',
     '\nconfigured\n',
   ],
-  'docs/redteam.md': ['Completed: 12 of 12 attacks succeeded', '{"before":12}', '{"after":1,'],
+  'docs/redteam.md': ['Completed: 12 of 12 attacks succeeded', '{"before":12}', '{"after":0,'],
 };
 
 /** The part of `expected` that `output` does not print in order (none: []). */
