@@ -7,6 +7,7 @@ import type { DatabaseConfig } from '../config.js';
 import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
+import { WriterThread } from './sqlite-writer-thread.js';
 import { identityWrites, type TableCachingRules } from './table-caching.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -171,9 +172,18 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         close: () => db.destroy(),
       };
     }
+    // The writer connection is opened in its own thread (its COMMIT waits for the disk there,
+    // not on the event loop); `raw` has made the file and switched it to WAL, and closes once
+    // the writer holds the file open.
+    let writer: WriterThread;
+    try {
+      writer = new WriterThread(config.filename);
+    } finally {
+      raw.close();
+    }
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
-    const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare, identityWrites(options.tables));
+    const group = new GroupCommitSqlite(writer, reader, withStatementCache(reader).prepare, identityWrites(options.tables));
     const db = new Kysely<DB>({ dialect: groupCommitDialect(group) });
     return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), versions: () => group.versions(), close: () => db.destroy() };
   }
