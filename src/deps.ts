@@ -25,6 +25,9 @@ export interface Deps {
    * used by agent import's card discovery. Every outbound call to a user-given URL goes through it.
    */
   outboundFence: OutboundFence;
-  /** The database's read version (Database.readVersion), for values kept until the next commit; undefined on PostgreSQL. */
-  readVersion?: (() => string) | undefined;
+  /**
+   * The database's read version (Database.readVersion), for values kept until the next commit
+   * (with `tables`, the next commit that may have changed those tables); undefined on PostgreSQL.
+   */
+  readVersion?: ((tables?: readonly string[]) => string) | undefined;
 }

@@ -75,8 +75,18 @@ export class GroupCommitSqlite {
   /** Groups that wrote to an identity table, committed or failed: part of versions().identity. */
   #identityGroups = 0;
   #groupTouchesIdentity = false;
-  /** Commits of other processes seen: part of versions().identity. */
+  /** Commits of other processes seen: part of versions().identity and of every table's version. */
   #foreign = 0;
+  /** Per table, the groups of this process that wrote it (committed or failed): the tables' versions. */
+  readonly #tableGroups = new Map<string, number>();
+  /** Groups with a write whose table is not known (raw SQL, DDL): they move every table's version. */
+  #unattributedGroups = 0;
+  #groupTables = new Set<string>();
+  #groupUnattributed = false;
+  /** Tables with the tables whose deletes or updates cascade into them, per list asked for. */
+  readonly #expanded = new Map<string, { at: string; tables: readonly string[] }>();
+  readonly #cascadeParents: SqliteDatabase.Statement;
+  readonly #scoped = (tables: readonly string[]): string => this.#tablesVersion(tables);
   /** The reader's data_version when last looked at (it moves with every commit, ours too). */
   #readerVersion: number;
   /** The writer's data_version when last asked (it moves only with other processes' commits). */
@@ -100,6 +110,7 @@ export class GroupCommitSqlite {
     // One PRAGMA serves both versions: it opens a read transaction (1–3 µs, the largest cost of
     // a cached read), so it is read once per request.
     this.#readerDataVersion = reader.prepare('PRAGMA data_version').pluck();
+    this.#cascadeParents = reader.prepare('SELECT "table" AS parent, on_update, on_delete FROM pragma_foreign_key_list(?)');
     this.#readerVersion = this.#readerDataVersion.get() as number;
     this.#writerVersion = writer.call([{ k: 'dataVersion' }]) as number;
   }
@@ -115,7 +126,12 @@ export class GroupCommitSqlite {
    *   and by any commit of another process. A move of the reader's version while no COMMIT of
    *   ours is under way is another process's; one during our COMMIT is told apart when the
    *   COMMIT returns, by the writer's own data_version (which only other processes move).
-   * Both move after the COMMIT and before any member of the group is answered, so nothing read
+   * - `tables(names)` (read it before the queries it guards, like the others) is moved only by
+   *   commits that wrote one of those tables, or a table whose deletes or updates cascade into
+   *   one of them (from the schema's foreign keys), by writes whose table is not known (raw SQL,
+   *   DDL), and by any commit of another process: a cache of answers read from a few tables
+   *   stays valid while other tables are written.
+   * All move after the COMMIT and before any member of the group is answered, so nothing read
    * before a commit is filed under the version that follows it.
    */
   versions(): DataVersions {
@@ -124,15 +140,47 @@ export class GroupCommitSqlite {
       this.#readerVersion = version;
       if (!this.#committing) this.#foreign++;
     }
-    return { read: `${this.#groups}.${version}`, identity: `${this.#identityGroups}.${this.#foreign}` };
+    return { read: `${this.#groups}.${version}`, identity: `${this.#identityGroups}.${this.#foreign}`, tables: this.#scoped };
   }
 
-  readVersion(): string {
-    return this.versions().read;
+  /** The read version, or with `tables` the version of those tables alone (see versions()). */
+  readVersion(tables?: readonly string[]): string {
+    const versions = this.versions();
+    return tables === undefined ? versions.read : this.#tablesVersion(tables);
+  }
+
+  #tablesVersion(tables: readonly string[]): string {
+    let version = `${this.#foreign}.${this.#unattributedGroups}`;
+    for (const table of this.#withCascades(tables)) version += `.${this.#tableGroups.get(table) ?? 0}`;
+    return version;
+  }
+
+  /** The tables and, transitively, every table whose rows' deletion or update changes theirs. */
+  #withCascades(tables: readonly string[]): readonly string[] {
+    const key = tables.join(',');
+    // The schema can only have changed with a write of unknown table (DDL) or another process.
+    const at = `${this.#foreign}.${this.#unattributedGroups}`;
+    const known = this.#expanded.get(key);
+    if (known !== undefined && known.at === at) return known.tables;
+    const all = new Set<string>();
+    const todo = [...tables];
+    for (let table = todo.pop(); table !== undefined; table = todo.pop()) {
+      if (all.has(table)) continue;
+      all.add(table);
+      for (const fk of this.#cascadeParents.all(table) as Array<{ parent: string; on_update: string; on_delete: string }>) {
+        if (fk.on_delete !== 'NO ACTION' || fk.on_update !== 'NO ACTION') todo.push(fk.parent);
+      }
+    }
+    const expanded = [...all].sort();
+    this.#expanded.set(key, { at, tables: expanded });
+    return expanded;
   }
 
   #noteWrite(query: CompiledQuery): void {
-    if (!this.#groupTouchesIdentity && this.#movesIdentity(writtenTable(query.query))) this.#groupTouchesIdentity = true;
+    const table = writtenTable(query.query);
+    if (table === undefined) this.#groupUnattributed = true;
+    else this.#groupTables.add(table);
+    if (!this.#groupTouchesIdentity && this.#movesIdentity(table)) this.#groupTouchesIdentity = true;
   }
 
   /** The group has ended (committed or not): the versions move. */
@@ -140,6 +188,10 @@ export class GroupCommitSqlite {
     this.#groups++;
     if (this.#groupTouchesIdentity) this.#identityGroups++;
     this.#groupTouchesIdentity = false;
+    for (const table of this.#groupTables) this.#tableGroups.set(table, (this.#tableGroups.get(table) ?? 0) + 1);
+    if (this.#groupTables.size > 0) this.#groupTables = new Set();
+    if (this.#groupUnattributed) this.#unattributedGroups++;
+    this.#groupUnattributed = false;
     // Our own commit is in the reader's version from now on; whatever other processes
     // committed until the writer answers below is theirs.
     this.#readerVersion = this.#readerDataVersion.get() as number;
