@@ -199,7 +199,13 @@ export class WriterThread {
     this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
     this.#worker.on('error', () => undefined);
     // The first call waits for the worker to open the file and reports a failure to open it.
-    this.call([{ k: 'dataVersion' }]);
+    try {
+      this.call([{ k: 'dataVersion' }]);
+    } catch (error) {
+      this.#closed = true;
+      void this.#worker.terminate();
+      throw error instanceof WriterStepError ? error.error : error;
+    }
   }
 
   /** Runs steps and waits for the last one's value; the main thread waits as for a statement. */
