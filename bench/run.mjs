@@ -279,6 +279,7 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
     seconds,
     requests: result.requests,
     failed,
+    errors: result.errors,
     rps: (result.requests - failed) / seconds,
     p50_ms: result.latency_us.p50 / 1000,
     p90_ms: result.latency_us.p90 / 1000,
@@ -478,6 +479,8 @@ async function main() {
     ceilingServer = undefined;
     const hwm = memoryOf(service.child.pid).hwm;
     await service.stop();
+    // What the service logged (warnings and errors at the default level): why a request failed.
+    if (rows.some((r) => r.failed > 0) && service.output.length > 0) console.log(`service output:\n${service.output.slice(0, 40).join('\n')}`);
 
     // Every acknowledged lifecycle PUT must be on disk: count the history rows they appended
     // (the scenario's, and the flood's under the rule list).

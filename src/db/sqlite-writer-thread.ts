@@ -42,6 +42,8 @@ interface Reply {
   inTransaction: boolean;
   /** The call's own step failed (not one of the steps deferred before it). */
   own?: boolean;
+  /** The synchronous call answered. */
+  id?: number;
 }
 
 /** The worker: plain JavaScript run with `eval`, so that it loads the same way from src/ (tests) and dist/. */
@@ -132,6 +134,7 @@ for (;;) {
     if (request.async) {
       parentPort.postMessage(reply);
     } else {
+      reply.id = request.id;
       port.postMessage(reply);
       Atomics.store(signal, 1, 1);
       Atomics.notify(signal, 1);
@@ -183,6 +186,8 @@ export class WriterThread {
   #asyncReplies: Array<(reply: Reply) => void> = [];
   #exited: Promise<void>;
   #closed = false;
+  /** Synchronous calls made: each answer names the call it answers. */
+  #calls = 0;
 
   constructor(filename: string) {
     const { port1, port2 } = new MessageChannel();
@@ -211,13 +216,21 @@ export class WriterThread {
   /** Runs steps and waits for the last one's value; the main thread waits as for a statement. */
   call(ops: readonly WriterOp[]): unknown {
     if (this.#closed) throw new Error('the SQLite writer is closed');
-    this.#port.postMessage({ ops });
+    const id = ++this.#calls;
+    this.#port.postMessage({ ops, id });
     Atomics.store(this.#signal, 0, 1);
     Atomics.notify(this.#signal, 0);
-    if (Atomics.wait(this.#signal, 1, 0, CALL_TIMEOUT_MS) === 'timed-out') throw new Error('the SQLite writer did not answer');
+    // A wake-up is no answer: the notify of an earlier answer (already seen set) can arrive
+    // late, so the flag itself is what says the answer is there.
+    const deadline = Date.now() + CALL_TIMEOUT_MS;
+    while (Atomics.load(this.#signal, 1) === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('the SQLite writer did not answer in time');
+      Atomics.wait(this.#signal, 1, 0, left);
+    }
     Atomics.store(this.#signal, 1, 0);
     const reply = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
-    if (reply === undefined) throw new Error('the SQLite writer did not answer');
+    if (reply?.id !== id) throw new Error('the SQLite writer answered out of turn');
     if (!reply.ok) throw new WriterStepError(errorFrom(reply.error), reply.inTransaction, reply.own === true);
     return reply.value;
   }
