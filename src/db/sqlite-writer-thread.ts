@@ -198,6 +198,11 @@ export class WriterThread {
       eval: true,
       workerData: { port: port2, signal: this.#signal, filename, driver },
       transferList: [port2],
+      // Its heap holds prepared statements and one call's rows at a time: a small young
+      // generation keeps its memory from growing with the number of writes between collections
+      // (peak RSS 244–260 MB in the bench without it, 187–201 MB with it). The old generation's
+      // bound is far above any transaction's rows: a worker out of memory would stop the writer.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 },
     });
     this.#worker.unref();
     this.#worker.on('message', (reply: Reply) => this.#asyncReplies.shift()?.(reply));
