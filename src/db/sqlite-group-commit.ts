@@ -184,8 +184,8 @@ export class GroupCommitSqlite {
   }
 
   /** The group has ended (committed or not): the versions move. */
-  #groupEnded(): void {
-    this.#groups++;
+  #groupEnded(counted = false): void {
+    if (!counted) this.#groups++;
     if (this.#groupTouchesIdentity) this.#identityGroups++;
     this.#groupTouchesIdentity = false;
     for (const table of this.#groupTables) this.#tableGroups.set(table, (this.#tableGroups.get(table) ?? 0) + 1);
@@ -261,6 +261,11 @@ export class GroupCommitSqlite {
     this.#waiters = [];
     this.#open = false;
     this.#committing = true;
+    // The read version counts the group before its COMMIT can be seen: it also holds the
+    // reader's data_version, which moves when the commit becomes visible, so nothing read
+    // before that is filed under a version that shows it. The identity and table versions
+    // (which do not hold it) move when the COMMIT has returned.
+    this.#groups++;
     let failure: unknown;
     try {
       await this.#writer.callAsync([...this.#takeDeferred(), { k: 'commit' }]);
@@ -269,7 +274,7 @@ export class GroupCommitSqlite {
     } finally {
       this.#committing = false;
     }
-    this.#groupEnded();
+    this.#groupEnded(true);
     if (failure !== undefined) for (const w of waiters) w.reject(new GroupCommitError(failure));
     else for (const w of waiters) w.resolve();
   }
