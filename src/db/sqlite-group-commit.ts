@@ -131,8 +131,10 @@ export class GroupCommitSqlite {
    *   one of them (from the schema's foreign keys), by writes whose table is not known (raw SQL,
    *   DDL), and by any commit of another process: a cache of answers read from a few tables
    *   stays valid while other tables are written.
-   * All move after the COMMIT and before any member of the group is answered, so nothing read
-   * before a commit is filed under the version that follows it.
+   * Each has moved by the time any member of the group is answered, and none moves in a way
+   * that files what was read before a commit under a version that shows it (the read version
+   * counts a group when its COMMIT is sent, but its data_version part moves only when the
+   * commit becomes visible; the others move when the COMMIT has returned).
    */
   versions(): DataVersions {
     const version = this.#readerDataVersion.get() as number;
