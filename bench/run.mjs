@@ -14,6 +14,8 @@
 //   BENCH_MAIN       another build of the service to measure (default dist/main.js), for before/after runs
 //   BENCH_NODE_ARGS  node flags for the service (default: those of `npm start`, read from
 //                    package.json; e.g. "--cpu-prof --cpu-prof-dir=bench/.data/prof")
+//   BENCH_PIN        "1" (default with taskset and 2+ cores): the service and the ceiling on
+//                    core 0, wrk on core 1; "0": unpinned (the runs before 2026-11-27)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -47,6 +49,13 @@ function startFlags() {
   return (match[1] ?? '').trim();
 }
 const NODE_ARGS = process.env.BENCH_NODE_ARGS ?? startFlags();
+/**
+ * The service (and the ceiling, measured the same way) on core 0, the load generator on core 1:
+ * the service's whole process, its threads included, has one core, and wrk never takes it from
+ * it. Without pinning the two share both cores and the numbers move with the scheduler.
+ */
+const PIN = process.env.BENCH_PIN !== '0' && os.cpus().length >= 2 && spawnSync('taskset', ['-V']).error === undefined;
+const pinned = (core, command, args) => (PIN ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]);
 const ADMIN = { email: 'bench@warden.local', password: 'bench-password' };
 const started = Date.now();
 const log = (message) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}`);
@@ -163,7 +172,7 @@ async function startService(dbFile) {
   };
   const nodeArgs = NODE_ARGS.split(' ').filter((a) => a.length > 0);
   const main = process.env.BENCH_MAIN ? path.resolve(process.env.BENCH_MAIN) : path.join(ROOT, 'dist/main.js');
-  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...pinned(0, process.execPath, [...nodeArgs, main]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
   for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => output.length < 200 && output.push(line));
   const url = `http://127.0.0.1:${port}`;
@@ -190,7 +199,9 @@ function stopProcess(child) {
 }
 
 async function startCeiling(bodyFile, contentType, headersFile) {
-  const child = spawn(process.execPath, [path.join(BENCH, 'ceiling.mjs'), bodyFile, contentType, headersFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...pinned(0, process.execPath, [path.join(BENCH, 'ceiling.mjs'), bodyFile, contentType, headersFile]), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const match = /^CEILING_PORT (\d+)$/.exec(line);
@@ -206,8 +217,7 @@ async function startCeiling(bodyFile, contentType, headersFile) {
 function runWrk(url, seconds, env, connections = CONNECTIONS) {
   return new Promise((resolve, reject) => {
     const child = spawn(
-      'wrk',
-      ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(BENCH, 'wrk/scenario.lua'), url],
+      ...pinned(1, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(BENCH, 'wrk/scenario.lua'), url]),
       { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
@@ -231,6 +241,16 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
   };
   // The measured run starts its counter far from the warm-up's: for the "offset" kind, pages the
   // warm-up asked for are not asked again (a second ask stores an answer).
+  // A scenario with a flood measures its requests while a second wrk writes as fast as the
+  // service acknowledges (from the start of the warm-up to past the end of the measured run).
+  const flood = scenario.flood
+    ? runWrk(
+        target.url,
+        warmup + duration + 1,
+        { ...wrkEnv, BENCH_KIND: scenario.flood.kind, BENCH_PATH: scenario.flood.path, BENCH_COUNTER_START: '500000' },
+        scenario.flood.connections ?? CONNECTIONS,
+      )
+    : undefined;
   if (warmup > 0) await runWrk(target.url, warmup, { ...wrkEnv, BENCH_COUNTER_START: '0' }, connections);
   let peakRss = 0;
   const pid = target.child.pid;
@@ -241,7 +261,15 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
   const seconds = result.duration_us / 1e6;
-  const failed = result.errors.status + result.errors.timeout + result.errors.read + result.errors.connect + result.errors.write;
+  const failedOf = (r) => r.errors.status + r.errors.timeout + r.errors.read + r.errors.connect + r.errors.write;
+  const failed = failedOf(result);
+  let floodRow;
+  if (flood) {
+    const f = await flood;
+    const floodFailed = failedOf(f);
+    const rps = (f.requests - floodFailed) / (f.duration_us / 1e6);
+    floodRow = { path: scenario.flood.path, requests: f.requests, failed: floodFailed, rps, p99_ms: f.latency_us.p99 / 1000 };
+  }
   return {
     name: scenario.name,
     description: scenario.description,
@@ -251,6 +279,7 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
     seconds,
     requests: result.requests,
     failed,
+    errors: result.errors,
     rps: (result.requests - failed) / seconds,
     p50_ms: result.latency_us.p50 / 1000,
     p90_ms: result.latency_us.p90 / 1000,
@@ -260,7 +289,33 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
     bytes_per_response: result.requests > 0 ? Math.round(result.bytes / result.requests) : 0,
     peak_rss_mb: peakRss / 2 ** 20,
     cpu_us_per_request: result.requests > 0 ? cpuMicros / result.requests : NaN,
+    ...(floodRow ? { flood: floodRow } : {}),
   };
+}
+
+/**
+ * The disk's fsync time where the bench's files live: 4 KiB appended and `fdatasync`ed, 200
+ * times (what one durable commit waits for at least).
+ */
+function fsyncTime(dir) {
+  const file = path.join(dir, 'fsync-probe');
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(4096, 1);
+  const times = [];
+  try {
+    for (let i = 0; i < 200; i++) {
+      fs.writeSync(fd, block);
+      const t0 = process.hrtime.bigint();
+      fs.fdatasyncSync(fd);
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { samples: times.length, p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99), max_ms: times[times.length - 1] };
 }
 
 // ---------------------------------------------------------------- the run
@@ -316,6 +371,15 @@ const SCENARIOS = [
     path: '/v1/agent-configurations/?include_scores=true',
     description: 'GET /v1/agent-configurations/?include_scores=true',
   },
+  {
+    // The first page again, while a second wrk floods the writer with lifecycle PUTs: reads must
+    // not wait for the writes (compare its p99 with rules-first-page's).
+    name: 'rules-under-writes',
+    kind: 'get',
+    path: '/v1/rules/?limit=100',
+    flood: { kind: 'lifecycle', path: '/v1/agent-configurations/{id}/lifecycle' },
+    description: 'GET /v1/rules/?limit=100 during a flood of lifecycle PUTs (10 more connections)',
+  },
   { name: 'agent-lifecycle', kind: 'lifecycle', path: '/v1/agent-configurations/{id}/lifecycle', description: 'PUT …/{id}/lifecycle (many agents)' },
   { name: 'agent-update', kind: 'update', path: '/v1/agent-configurations/{id}', description: 'PUT …/{id} (many agents)' },
 ];
@@ -332,7 +396,7 @@ function formatTable(rows, ceiling) {
     r.cpu_us_per_request.toFixed(0),
     r.name === 'ceiling' ? '100%' : `${((ceiling.cpu_us_per_request / r.cpu_us_per_request) * 100).toFixed(1)}%`,
     r.name.startsWith('ceiling') ? '-' : r.peak_rss_mb.toFixed(0),
-    String(r.failed),
+    r.flood ? `${r.failed} (+ flood ${r.flood.rps.toFixed(0)}/s, ${r.flood.failed} failed)` : String(r.failed),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -344,6 +408,10 @@ async function main() {
   const loadBefore = os.loadavg()[0];
   if (loadBefore > 0.5) log(`warning: the machine is busy (load average ${loadBefore.toFixed(2)}): numbers will be lower and noisier`);
   const { file, idsFile } = await prepareDatabase();
+  const fsync = fsyncTime(DATA);
+  log(
+    `disk: fdatasync of 4 KiB p50 ${fsync.p50_ms.toFixed(2)} ms, p99 ${fsync.p99_ms.toFixed(2)} ms; ${PIN ? 'service and ceiling on core 0, wrk on core 1 (taskset)' : 'not pinned'}`,
+  );
   const service = await startService(file);
   let ceilingServer;
   try {
@@ -411,16 +479,20 @@ async function main() {
     ceilingServer = undefined;
     const hwm = memoryOf(service.child.pid).hwm;
     await service.stop();
+    // What the service logged (warnings and errors at the default level): why a request failed.
+    if (rows.some((r) => r.failed > 0) && service.output.length > 0) console.log(`service output:\n${service.output.slice(0, 40).join('\n')}`);
 
-    // Every acknowledged lifecycle PUT must be on disk: count the history rows they appended.
+    // Every acknowledged lifecycle PUT must be on disk: count the history rows they appended
+    // (the scenario's, and the flood's under the rule list).
     const lifecycle = rows.find((r) => r.name === 'agent-lifecycle');
+    const floodRows = rows.filter((r) => r.flood?.path.endsWith('/lifecycle'));
     let durability;
-    if (lifecycle) {
+    if (lifecycle || floodRows.length > 0) {
       const check = new SqliteDatabase(file, { readonly: true });
       const added = check.prepare('select count(*) as n from agent_lifecycle_events').get().n - eventsBefore;
       check.close();
       // wrk counts the warm-up separately: the history also holds the warm-up's writes.
-      const acknowledged = lifecycle.requests - lifecycle.failed;
+      const acknowledged = (lifecycle ? lifecycle.requests - lifecycle.failed : 0) + floodRows.reduce((n, r) => n + r.flood.requests - r.flood.failed, 0);
       durability = { lifecycle_events_written: added, lifecycle_acknowledged_in_measured_window: acknowledged, ok: added >= acknowledged };
     }
 
@@ -437,6 +509,7 @@ async function main() {
         memory_gb: Math.round(os.totalmem() / 2 ** 30),
         node: process.version,
         platform: `${os.platform()} ${os.release()}`,
+        fsync,
       },
       settings: {
         service_node_args: NODE_ARGS,
@@ -444,6 +517,7 @@ async function main() {
         warmup_s: WARMUP,
         connections: CONNECTIONS,
         wrk_threads: 1,
+        pinned: PIN ? { service: 0, ceiling: 0, wrk: 1 } : null,
         dataset: DATASET,
         ceiling_body_bytes: referenceBody.length,
         ceiling_header_fields: referenceHeaders.map(([name]) => name),
@@ -471,6 +545,13 @@ async function main() {
       console.log(
         `durability: ${durability.lifecycle_events_written} lifecycle changes on disk for ${durability.lifecycle_acknowledged_in_measured_window} acknowledged in the measured window (plus warm-up): ${durability.ok ? 'ok' : 'MISSING WRITES'}`,
       );
+    const bare = rows.find((r) => r.name === 'rules-first-page');
+    const flooded = rows.find((r) => r.name === 'rules-under-writes');
+    if (bare && flooded)
+      console.log(
+        `reads under writes: rules first page p99 ${flooded.p99_ms.toFixed(2)} ms during ${flooded.flood.rps.toFixed(0)} lifecycle PUTs/s, ${bare.p99_ms.toFixed(2)} ms without (${(flooded.p99_ms / bare.p99_ms).toFixed(2)}×)`,
+      );
+    console.log(`disk fsync (4 KiB fdatasync): p50 ${fsync.p50_ms.toFixed(2)} ms, p99 ${fsync.p99_ms.toFixed(2)} ms`);
     console.log(`saved ${path.relative(ROOT, out)} (total ${result.total_seconds.toFixed(0)} s)`);
   } finally {
     if (ceilingServer) await ceilingServer.stop();

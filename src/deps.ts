@@ -28,6 +28,9 @@ export interface Deps {
   outboundFence: OutboundFence;
   /** Renders evaluation reports: in a worker thread in the service, so that a large report does not block requests. */
   reportRenderer: ReportRenderer;
-  /** The database's read version (Database.readVersion), for values kept until the next commit; undefined on PostgreSQL. */
-  readVersion?: (() => string) | undefined;
+  /**
+   * The database's read version (Database.readVersion), for values kept until the next commit
+   * (with `tables`, the next commit that may have changed those tables); undefined on PostgreSQL.
+   */
+  readVersion?: ((tables?: readonly string[]) => string) | undefined;
 }

@@ -89,4 +89,64 @@ describe('SQLite durability', () => {
     const after = (await api(server.url, 'GET', `/v1/agent-configurations/${target.id}`, fresh)).body;
     expect(after.trust_stage).toBe(events[events.length - 1]?.to_stage);
   });
+
+  it('finds every acknowledged write after a SIGKILL in the middle of a write flood', { timeout: 180_000 }, async () => {
+    await server?.kill('SIGKILL');
+    server = await startServer(env);
+    const token = await loginTo(server.url, env.WARDEN_ADMIN_EMAIL, env.WARDEN_ADMIN_PASSWORD);
+    const url = server.url;
+    // Each writer owns one agent and writes it in sequence, as fast as it is answered: its last
+    // acknowledged update, and every acknowledged lifecycle move, must be there after the crash.
+    const writers = 32;
+    const agents: string[] = [];
+    for (let w = 0; w < writers; w++) {
+      agents.push((await api(url, 'POST', '/v1/agent-configurations/', token, { agent_name: `flood-${w}-0`, model_name: 'm' })).body.id);
+    }
+    const lastUpdate = new Array<number>(writers).fill(0);
+    const moves = new Array<number>(writers).fill(0);
+    let acknowledged = 0;
+    let stop = false;
+    const writer = async (w: number) => {
+      const id = agents[w] as string;
+      for (let i = 1; !stop; i++) {
+        try {
+          if (i % 2 === 0) {
+            const res = await api(url, 'PUT', `/v1/agent-configurations/${id}`, token, { agent_name: `flood-${w}-${i}` });
+            if (res.status !== 200) throw new Error(`update answered ${res.status}`);
+            lastUpdate[w] = i;
+          } else {
+            const res = await api(url, 'PUT', `/v1/agent-configurations/${id}/lifecycle`, token, { trust_stage: i % 4 === 1 ? 'tested' : 'hardened' });
+            if (res.status !== 200) throw new Error(`lifecycle answered ${res.status}`);
+            moves[w] = (moves[w] ?? 0) + 1;
+          }
+          acknowledged++;
+        } catch (error) {
+          if (stop) return; // the connection died with the process
+          throw error;
+        }
+      }
+    };
+    const flood = Promise.all(Array.from({ length: writers }, (_, w) => writer(w)));
+    const started = Date.now();
+    while (acknowledged < 1500 && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    stop = true;
+    await server.kill('SIGKILL');
+    await flood;
+    expect(acknowledged).toBeGreaterThan(200);
+
+    server = await startServer(env);
+    const fresh = await loginTo(server.url, env.WARDEN_ADMIN_EMAIL, env.WARDEN_ADMIN_PASSWORD);
+    for (let w = 0; w < writers; w++) {
+      const id = agents[w] as string;
+      const agent = (await api(server.url, 'GET', `/v1/agent-configurations/${id}`, fresh)).body;
+      // The last acknowledged update, or the one in flight when the process died.
+      const stored = Number(/^flood-\d+-(\d+)$/.exec(agent.agent_name)?.[1]);
+      expect(stored, `agent ${w}`).toBeGreaterThanOrEqual(lastUpdate[w] as number);
+      expect(stored, `agent ${w}`).toBeLessThanOrEqual((lastUpdate[w] as number) + 2);
+      const history = (await api(server.url, 'GET', `/v1/agent-configurations/${id}/lifecycle/history?limit=1000`, fresh)).body;
+      const recorded = history.results.length - 1; // the first event is the registration
+      expect(recorded, `agent ${w}`).toBeGreaterThanOrEqual(moves[w] as number);
+      expect(recorded, `agent ${w}`).toBeLessThanOrEqual((moves[w] as number) + 1);
+    }
+  });
 });

@@ -149,6 +149,83 @@ describe('SQLite group commit', () => {
     expect(readVersion()).not.toBe(v1);
   });
 
+  it("moves a table's version only for writes that may change it: its own, a cascade into it, unknown writes, other processes", async () => {
+    await sql`create table parents (id integer primary key)`.execute(db);
+    await sql`create table children (id integer primary key, parent integer references parents(id) on delete cascade)`.execute(db);
+    await sql`create table loose (id integer primary key, parent integer references parents(id))`.execute(db);
+    const versions = database.versions as NonNullable<typeof database.versions>;
+    const of = (table: string) => database.readVersion?.([table]);
+    const v0 = { items: of('items'), children: of('children'), loose: of('loose') };
+    await db.insertInto('items').values({ name: 'x' }).execute();
+    expect(of('items')).not.toBe(v0.items);
+    expect(of('children')).toBe(v0.children);
+    expect(versions().tables?.(['children'])).toBe(v0.children);
+    // parents' deletes cascade into children: a write to parents moves children, not loose.
+    await db.insertInto('parents').values({ id: 1 }).execute();
+    const v1 = { items: of('items'), children: of('children'), loose: of('loose') };
+    expect(v1.children).not.toBe(v0.children);
+    expect(v1.loose).toBe(v0.loose);
+    expect(v1.items).toBe(of('items'));
+    // A write whose table the driver cannot tell moves every table.
+    await sql`update items set n = n + 1`.execute(db);
+    const v2 = { items: of('items'), children: of('children'), loose: of('loose') };
+    expect(v2.items).not.toBe(v1.items);
+    expect(v2.loose).not.toBe(v1.loose);
+    // So does any commit of another process.
+    const other = new SqliteDatabase(file);
+    other.prepare('insert into loose (id) values (7)').run();
+    other.close();
+    expect(of('children')).not.toBe(v2.children);
+    expect(of('items')).not.toBe(v2.items);
+  });
+
+  it('fails every member of a group whose COMMIT fails, and acknowledges none', async () => {
+    // A deferred foreign key is checked by COMMIT itself: the group's COMMIT fails.
+    await sql`create table owners (id integer primary key)`.execute(db);
+    await sql`create table pets (id integer primary key, owner integer references owners(id) deferrable initially deferred)`.execute(db);
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'innocent' }).execute(),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name: 'bystander' }).execute();
+      }),
+      db.insertInto('pets').values({ id: 1, owner: 42 }).execute(), // no owner 42: COMMIT fails
+      db.insertInto('items').values({ name: 'late' }).execute(),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+    for (const r of results) expect((r as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    expect(committedNames()).toEqual([]);
+    // The writer goes on: the next group commits.
+    await db.insertInto('items').values({ name: 'after' }).execute();
+    expect(committedNames()).toEqual(['after']);
+  });
+
+  it('keeps the event loop turning while a group commits (the fsync runs in the writer thread)', async () => {
+    await sql`create table big (id integer primary key, data blob not null)`.execute(db);
+    // 16 MiB to write and sync: the COMMIT waits for the disk for many milliseconds.
+    const data = Buffer.alloc(16 * 1024 * 1024, 7);
+    let turns = 0;
+    let turning = true;
+    const spin = () => {
+      turns++;
+      if (turning) setImmediate(spin);
+    };
+    let ticksDuringWrite = -1;
+    const write = db
+      .insertInto('big')
+      .values({ id: 1, data })
+      .execute()
+      .then(() => {
+        ticksDuringWrite = turns;
+      });
+    setImmediate(spin);
+    await write;
+    turning = false;
+    // On the event loop, the COMMIT would hold it for the whole sync: no turn in between.
+    expect(ticksDuringWrite).toBeGreaterThan(10);
+    const stored = await db.selectFrom('big').select('data').executeTakeFirstOrThrow();
+    expect(Buffer.isBuffer(stored.data) && stored.data.length).toBe(data.length);
+  });
+
   it('reads both versions at once, the read version as readVersion gives it', async () => {
     const versions = database.versions as NonNullable<typeof database.versions>;
     const readVersion = database.readVersion as () => string;

@@ -8,6 +8,7 @@ import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 import { NulFreeText } from './nul-free-text.js';
+import { WriterThread } from './sqlite-writer-thread.js';
 import { identityWrites, type TableCachingRules } from './table-caching.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,6 +19,12 @@ const PLUGINS = [new NulFreeText()];
 export interface DataVersions {
   read: string;
   identity: string;
+  /**
+   * The version of some tables alone: moved by commits that wrote them (or a table whose
+   * deletes cascade into them), by writes of unknown table, and by other processes. Read it,
+   * like the others, before the queries it guards. Without it, the read version stands for all.
+   */
+  tables?: ((names: readonly string[]) => string) | undefined;
 }
 
 export interface Database {
@@ -28,9 +35,10 @@ export interface Database {
   /**
    * A token that changes whenever the data may have changed, for caches of read answers;
    * undefined where no such token exists (PostgreSQL: other processes write without telling
-   * this one), and then nothing may be cached across requests.
+   * this one), and then nothing may be cached across requests. With `tables`, a token moved
+   * only by commits that may have changed those tables (DataVersions.tables).
    */
-  readVersion?: (() => string) | undefined;
+  readVersion?: ((tables?: readonly string[]) => string) | undefined;
   /**
    * The read version and an identity version (moved only by writes to the identity tables:
    * what a principal is made of), read together: on a SQLite file one PRAGMA for both.
@@ -171,15 +179,24 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
         db,
         dialect: 'sqlite',
         readVersion: () => String(writes),
-        versions: () => ({ read: String(writes), identity: String(writes) }),
+        versions: () => ({ read: String(writes), identity: String(writes), tables: () => String(writes) }),
         close: () => db.destroy(),
       };
     }
+    // The writer connection is opened in its own thread (its COMMIT waits for the disk there,
+    // not on the event loop); `raw` has made the file and switched it to WAL, and closes once
+    // the writer holds the file open.
+    let writer: WriterThread;
+    try {
+      writer = new WriterThread(config.filename);
+    } finally {
+      raw.close();
+    }
     const reader = new SqliteDatabase(config.filename, { readonly: true, fileMustExist: true });
     reader.pragma('busy_timeout = 5000');
-    const group = new GroupCommitSqlite(raw, reader, withStatementCache(raw).prepare, withStatementCache(reader).prepare, identityWrites(options.tables));
+    const group = new GroupCommitSqlite(writer, reader, withStatementCache(reader).prepare, identityWrites(options.tables));
     const db = new Kysely<DB>({ dialect: groupCommitDialect(group), plugins: PLUGINS });
-    return { db, dialect: 'sqlite', readVersion: () => group.readVersion(), versions: () => group.versions(), close: () => db.destroy() };
+    return { db, dialect: 'sqlite', readVersion: (tables) => group.readVersion(tables), versions: () => group.versions(), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { DataVersions, PreparedStatement } from './database.js';
+import { WriterStepError, type WriterOp, type WriterThread } from './sqlite-writer-thread.js';
 import { writtenTable } from './table-caching.js';
 import {
   SqliteAdapter,
@@ -44,87 +45,167 @@ export class GroupCommitError extends Error {
  * - if the COMMIT fails, or SQLite rolls the group back as a whole (disk full, I/O error),
  *   every member is answered the error: none of them was acknowledged.
  *
- * Reads outside a transaction run on a second, read-only connection. In WAL mode it sees
- * only committed data, so a read never sees a write that is not yet durable, never waits for
- * a group, and sees every write that was acknowledged before it started. Writes and
- * transactions take the writer one at a time, in arrival order (a FIFO lock, as Kysely's
- * own SQLite driver does with its mutex), so the group is serialisable.
+ * The writer connection lives in a worker thread (sqlite-writer-thread.ts): statements are
+ * sent to it one by one and answered synchronously, but the COMMIT, which waits for the
+ * disk, is awaited: the event loop goes on answering reads meanwhile, and the requests that
+ * want the writer queue for the next group. Steps that need no answer of their own (BEGIN,
+ * SAVEPOINT, RELEASE, ROLLBACK TO) travel with the next call.
+ *
+ * Reads outside a transaction run on a second, read-only connection on the main thread. In
+ * WAL mode at `synchronous=FULL` a commit becomes visible to other connections only once it
+ * is on disk (SQLite writes the WAL index header after the sync), so a read never sees a
+ * write that is not yet durable, never waits for a group, and sees every write that was
+ * acknowledged before it started. Writes and transactions take the writer one at a time, in
+ * arrival order (a FIFO lock, as Kysely's own SQLite driver does with its mutex), so the
+ * group is serialisable.
  */
 export class GroupCommitSqlite {
-  readonly #writer: SqliteDatabase.Database;
+  readonly #writer: WriterThread;
   readonly #reader: SqliteDatabase.Database;
-  readonly #prepareWriter: Prepare;
   readonly #prepareReader: Prepare;
   readonly #queue: Array<() => void> = [];
   #locked = false;
   #open = false;
   #commitScheduled = false;
+  /** Steps for the writer that need no answer of their own: sent with the next call. */
+  #deferred: WriterOp[] = [];
   #waiters: Waiter[] = [];
   /** Groups committed or failed by this process: part of readVersion(). */
   #groups = 0;
   /** Groups that wrote to an identity table, committed or failed: part of versions().identity. */
   #identityGroups = 0;
   #groupTouchesIdentity = false;
-  readonly #writerDataVersion: SqliteDatabase.Statement;
-  readonly #tx: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', SqliteDatabase.Statement>;
+  /** Commits of other processes seen: part of versions().identity and of every table's version. */
+  #foreign = 0;
+  /** Per table, the groups of this process that wrote it (committed or failed): the tables' versions. */
+  readonly #tableGroups = new Map<string, number>();
+  /** Groups with a write whose table is not known (raw SQL, DDL): they move every table's version. */
+  #unattributedGroups = 0;
+  #groupTables = new Set<string>();
+  #groupUnattributed = false;
+  /** Tables with the tables whose deletes or updates cascade into them, per list asked for. */
+  readonly #expanded = new Map<string, { at: string; tables: readonly string[] }>();
+  readonly #cascadeParents: SqliteDatabase.Statement;
+  readonly #scoped = (tables: readonly string[]): string => this.#tablesVersion(tables);
+  /** The reader's data_version when last looked at (it moves with every commit, ours too). */
+  #readerVersion: number;
+  /** The writer's data_version when last asked (it moves only with other processes' commits). */
+  #writerVersion: number;
+  /** A COMMIT is under way in the writer thread. */
+  #committing = false;
+  readonly #readerDataVersion: SqliteDatabase.Statement;
   /** Whether a write to a table moves the identity version (the tables' classes: src/db/table-caching.ts). */
   readonly #movesIdentity: (table: string | undefined) => boolean;
 
   constructor(
-    writer: SqliteDatabase.Database,
+    writer: WriterThread,
     reader: SqliteDatabase.Database,
-    prepareWriter: Prepare,
     prepareReader: Prepare,
     movesIdentity: (table: string | undefined) => boolean = () => true,
   ) {
     this.#writer = writer;
     this.#movesIdentity = movesIdentity;
     this.#reader = reader;
-    this.#prepareWriter = prepareWriter;
     this.#prepareReader = prepareReader;
-    this.#tx = {
-      begin: writer.prepare('BEGIN'),
-      commit: writer.prepare('COMMIT'),
-      rollback: writer.prepare('ROLLBACK'),
-      savepoint: writer.prepare('SAVEPOINT warden_request'),
-      release: writer.prepare('RELEASE warden_request'),
-      rollbackTo: writer.prepare('ROLLBACK TO warden_request'),
-    };
-    // The writer's data_version moves only with commits of other connections (other processes);
-    // this process's own commits are counted by #groups. One PRAGMA serves both versions: it
-    // opens a read transaction (1–3 µs, the largest cost of a cached read), so it is read once.
-    this.#writerDataVersion = writer.prepare('PRAGMA data_version').pluck();
+    // One PRAGMA serves both versions: it opens a read transaction (1–3 µs, the largest cost of
+    // a cached read), so it is read once per request.
+    this.#readerDataVersion = reader.prepare('PRAGMA data_version').pluck();
+    this.#cascadeParents = reader.prepare('SELECT "table" AS parent, on_update, on_delete FROM pragma_foreign_key_list(?)');
+    this.#readerVersion = this.#readerDataVersion.get() as number;
+    this.#writerVersion = writer.call([{ k: 'dataVersion' }]) as number;
   }
 
   /**
-   * Two tokens, from one read of the writer's `PRAGMA data_version`:
+   * Two tokens, from one read of the reader's `PRAGMA data_version` (which moves with every
+   * commit to the file, this process's included):
    * - `read` changes whenever the committed data may have changed: a group committed (or
    *   failed) by this process, or a commit by any other connection to the file. Read it before
    *   a query: an answer cached under it is never newer than the token says.
    * - `identity` is moved only by commits that wrote to a table `movesIdentity` names (the
    *   tables a principal is derived from, declared by the auth module: src/db/table-caching.ts),
-   *   and by any commit of another process.
-   * Both move after the COMMIT and before any member of the group is answered, so nothing read
-   * before a commit is filed under the version that follows it.
+   *   and by any commit of another process. A move of the reader's version while no COMMIT of
+   *   ours is under way is another process's; one during our COMMIT is told apart when the
+   *   COMMIT returns, by the writer's own data_version (which only other processes move).
+   * - `tables(names)` (read it before the queries it guards, like the others) is moved only by
+   *   commits that wrote one of those tables, or a table whose deletes or updates cascade into
+   *   one of them (from the schema's foreign keys), by writes whose table is not known (raw SQL,
+   *   DDL), and by any commit of another process: a cache of answers read from a few tables
+   *   stays valid while other tables are written.
+   * Each has moved by the time any member of the group is answered, and none moves in a way
+   * that files what was read before a commit under a version that shows it (the read version
+   * counts a group when its COMMIT is sent, but its data_version part moves only when the
+   * commit becomes visible; the others move when the COMMIT has returned).
    */
   versions(): DataVersions {
-    const other = this.#writerDataVersion.get() as number;
-    return { read: `${this.#groups}.${other}`, identity: `${this.#identityGroups}.${other}` };
+    const version = this.#readerDataVersion.get() as number;
+    if (version !== this.#readerVersion) {
+      this.#readerVersion = version;
+      if (!this.#committing) this.#foreign++;
+    }
+    return { read: `${this.#groups}.${version}`, identity: `${this.#identityGroups}.${this.#foreign}`, tables: this.#scoped };
   }
 
-  readVersion(): string {
-    return this.versions().read;
+  /** The read version, or with `tables` the version of those tables alone (see versions()). */
+  readVersion(tables?: readonly string[]): string {
+    const versions = this.versions();
+    return tables === undefined ? versions.read : this.#tablesVersion(tables);
+  }
+
+  #tablesVersion(tables: readonly string[]): string {
+    let version = `${this.#foreign}.${this.#unattributedGroups}`;
+    for (const table of this.#withCascades(tables)) version += `.${this.#tableGroups.get(table) ?? 0}`;
+    return version;
+  }
+
+  /** The tables and, transitively, every table whose rows' deletion or update changes theirs. */
+  #withCascades(tables: readonly string[]): readonly string[] {
+    const key = tables.join(',');
+    // The schema can only have changed with a write of unknown table (DDL) or another process.
+    const at = `${this.#foreign}.${this.#unattributedGroups}`;
+    const known = this.#expanded.get(key);
+    if (known !== undefined && known.at === at) return known.tables;
+    const all = new Set<string>();
+    const todo = [...tables];
+    for (let table = todo.pop(); table !== undefined; table = todo.pop()) {
+      if (all.has(table)) continue;
+      all.add(table);
+      for (const fk of this.#cascadeParents.all(table) as Array<{ parent: string; on_update: string; on_delete: string }>) {
+        if (fk.on_delete !== 'NO ACTION' || fk.on_update !== 'NO ACTION') todo.push(fk.parent);
+      }
+    }
+    const expanded = [...all].sort();
+    this.#expanded.set(key, { at, tables: expanded });
+    return expanded;
   }
 
   #noteWrite(query: CompiledQuery): void {
-    if (!this.#groupTouchesIdentity && this.#movesIdentity(writtenTable(query.query))) this.#groupTouchesIdentity = true;
+    const table = writtenTable(query.query);
+    if (table === undefined) this.#groupUnattributed = true;
+    else this.#groupTables.add(table);
+    if (!this.#groupTouchesIdentity && this.#movesIdentity(table)) this.#groupTouchesIdentity = true;
   }
 
   /** The group has ended (committed or not): the versions move. */
-  #groupEnded(): void {
-    this.#groups++;
+  #groupEnded(counted = false): void {
+    if (!counted) this.#groups++;
     if (this.#groupTouchesIdentity) this.#identityGroups++;
     this.#groupTouchesIdentity = false;
+    for (const table of this.#groupTables) this.#tableGroups.set(table, (this.#tableGroups.get(table) ?? 0) + 1);
+    if (this.#groupTables.size > 0) this.#groupTables = new Set();
+    if (this.#groupUnattributed) this.#unattributedGroups++;
+    this.#groupUnattributed = false;
+    // Our own commit is in the reader's version from now on; whatever other processes
+    // committed until the writer answers below is theirs.
+    this.#readerVersion = this.#readerDataVersion.get() as number;
+    try {
+      const writerVersion = this.#writer.call([{ k: 'dataVersion' }]) as number;
+      if (writerVersion !== this.#writerVersion) {
+        this.#writerVersion = writerVersion;
+        this.#foreign++;
+      }
+    } catch {
+      this.#foreign++;
+    }
   }
 
   // ------------------------------------------------------------------ the writer lock
@@ -150,7 +231,7 @@ export class GroupCommitSqlite {
 
   #openGroup(): void {
     if (this.#open) return;
-    this.#tx.begin.run();
+    this.#deferred.push({ k: 'run', sql: 'BEGIN' });
     this.#open = true;
     if (!this.#commitScheduled) {
       this.#commitScheduled = true;
@@ -159,41 +240,55 @@ export class GroupCommitSqlite {
     }
   }
 
+  #takeDeferred(): WriterOp[] {
+    const steps = this.#deferred;
+    this.#deferred = [];
+    return steps;
+  }
+
   async #commit(): Promise<void> {
     const handle = new GroupConnection(this);
     await this.lock(handle);
     this.#commitScheduled = false;
     try {
-      if (this.#open) this.#endGroup();
+      if (this.#open) await this.#endGroup();
     } finally {
       this.release(handle);
     }
   }
 
-  #endGroup(): void {
+  /** Commits the group, in the writer thread: the event loop goes on meanwhile. Holds the writer lock. */
+  async #endGroup(): Promise<void> {
     const waiters = this.#waiters;
     this.#waiters = [];
     this.#open = false;
+    this.#committing = true;
+    // The read version counts the group before its COMMIT can be seen: it also holds the
+    // reader's data_version, which moves when the commit becomes visible, so nothing read
+    // before that is filed under a version that shows it. The identity and table versions
+    // (which do not hold it) move when the COMMIT has returned.
+    this.#groups++;
+    let failure: unknown;
     try {
-      this.#tx.commit.run();
+      await this.#writer.callAsync([...this.#takeDeferred(), { k: 'commit' }]);
     } catch (error) {
-      if (this.#writer.inTransaction) this.#tx.rollback.run();
-      this.#groupEnded();
-      for (const w of waiters) w.reject(new GroupCommitError(error));
-      return;
+      failure = error instanceof WriterStepError ? error.error : error;
+    } finally {
+      this.#committing = false;
     }
-    this.#groupEnded();
-    for (const w of waiters) w.resolve();
+    this.#groupEnded(true);
+    if (failure !== undefined) for (const w of waiters) w.reject(new GroupCommitError(failure));
+    else for (const w of waiters) w.resolve();
   }
 
-  /** After a failed statement: if SQLite rolled the whole group back, fail its members. */
-  #afterError(error: unknown, handle: GroupConnection): void {
-    if (!this.#open || this.#writer.inTransaction) return;
+  /** After a failed step: if SQLite rolled the whole group back, fail its members. */
+  #afterError(error: WriterStepError, handle: GroupConnection): void {
+    if (!this.#open || error.inTransaction) return;
     this.#open = false;
     this.#groupEnded();
     const waiters = this.#waiters;
     this.#waiters = [];
-    for (const w of waiters) w.reject(new GroupCommitError(error));
+    for (const w of waiters) w.reject(new GroupCommitError(error.error));
     if (handle.depth > 0) handle.aborted = true;
   }
 
@@ -223,20 +318,20 @@ export class GroupCommitSqlite {
     } else if (handle.aborted) {
       throw new GroupCommitError(new Error('the group this transaction belonged to was rolled back'));
     }
-    const stmt = this.#prepareWriter(query.sql);
-    if (!stmt.readonly) this.#noteWrite(query);
     let result: QueryResult<R>;
     try {
-      if (stmt.reader) {
-        result = { rows: stmt.all(params) as R[] };
+      const out = this.#writer.exec(this.#takeDeferred(), query.sql, params);
+      if (!out.readonly) this.#noteWrite(query);
+      if (out.reader) {
+        result = { rows: out.rows as R[] };
       } else {
-        const { changes, lastInsertRowid } = stmt.run(params);
-        result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+        result = { numAffectedRows: BigInt(out.changes ?? 0), insertId: BigInt(out.lastInsertRowid ?? 0), rows: [] };
       }
-    } catch (error) {
+    } catch (caught) {
+      const error = caught instanceof WriterStepError ? caught : new WriterStepError(caught as Error, true, true);
       this.#afterError(error, handle);
       if (handle.depth === 0) await this.#releaseAndAwaitDurable(handle).catch(() => undefined);
-      throw error;
+      throw error.own ? error.error : new GroupCommitError(error.error);
     }
     // A write outside a request's transaction is answered once its group is durable.
     if (handle.depth === 0) await this.#releaseAndAwaitDurable(handle);
@@ -246,21 +341,20 @@ export class GroupCommitSqlite {
   async begin(handle: GroupConnection): Promise<void> {
     await this.lock(handle);
     this.#openGroup();
-    this.#tx.savepoint.run();
+    this.#deferred.push({ k: 'run', sql: 'SAVEPOINT warden_request' });
     handle.depth = 1;
   }
 
   async commit(handle: GroupConnection): Promise<void> {
     if (handle.aborted) throw new GroupCommitError(new Error('the group this transaction belonged to was rolled back'));
-    this.#tx.release.run();
+    this.#deferred.push({ k: 'run', sql: 'RELEASE warden_request' });
     handle.depth = 0;
     await this.#releaseAndAwaitDurable(handle);
   }
 
   async rollback(handle: GroupConnection): Promise<void> {
-    if (!handle.aborted && this.#writer.inTransaction) {
-      this.#tx.rollbackTo.run();
-      this.#tx.release.run();
+    if (!handle.aborted && this.#open) {
+      this.#deferred.push({ k: 'run', sql: 'ROLLBACK TO warden_request' }, { k: 'run', sql: 'RELEASE warden_request' });
     }
     handle.depth = 0;
     // The caller rethrows its own error, answered after the group like everything that ran
@@ -269,18 +363,24 @@ export class GroupCommitSqlite {
   }
 
   /** Nested savepoints inside a request's transaction (Kysely's `trx.savepoint()`). */
-  runRaw(sql: string): void {
+  runRaw(handle: GroupConnection, sql: string): void {
     this.#groupTouchesIdentity = true;
-    this.#writer.prepare(sql).run();
+    try {
+      this.#writer.call([...this.#takeDeferred(), { k: 'run', sql }]);
+    } catch (caught) {
+      if (!(caught instanceof WriterStepError)) throw caught;
+      this.#afterError(caught, handle);
+      throw caught.own ? caught.error : new GroupCommitError(caught.error);
+    }
   }
 
   async close(): Promise<void> {
     const handle = new GroupConnection(this);
     await this.lock(handle);
     try {
-      if (this.#open) this.#endGroup();
+      if (this.#open) await this.#endGroup();
       this.#reader.close();
-      this.#writer.close();
+      await this.#writer.close();
     } finally {
       this.release(handle);
     }
@@ -335,16 +435,16 @@ class GroupCommitDriver implements Driver {
     await this.#group.rollback(connection as GroupConnection);
   }
 
-  async savepoint(_connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    this.#group.runRaw(savepointSql('savepoint', name, compile));
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    this.#group.runRaw(connection as GroupConnection, savepointSql('savepoint', name, compile));
   }
 
-  async rollbackToSavepoint(_connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    this.#group.runRaw(savepointSql('rollback to', name, compile));
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    this.#group.runRaw(connection as GroupConnection, savepointSql('rollback to', name, compile));
   }
 
-  async releaseSavepoint(_connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
-    this.#group.runRaw(savepointSql('release', name, compile));
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    this.#group.runRaw(connection as GroupConnection, savepointSql('release', name, compile));
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -361,7 +461,7 @@ function savepointSql(command: string, name: string, _compile: QueryCompiler['co
   return `${command} ${name}`;
 }
 
-/** A Kysely dialect over one better-sqlite3 handle with group commit. */
+/** A Kysely dialect over the writer thread and a reader connection, with group commit. */
 export function groupCommitDialect(group: GroupCommitSqlite): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),

@@ -7,6 +7,9 @@ import { registerResponseCache } from './response-cache.js';
 async function cachedApp(options: { maxEntries?: number } = {}) {
   const app = Fastify();
   let version = 1;
+  /** Per table, how often it was written; the identity version apart. */
+  const tableWrites = new Map<string, number>();
+  let identity = 0;
   let handled = 0;
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('preParsing', (request, _reply, payload, done) => {
@@ -15,7 +18,18 @@ async function cachedApp(options: { maxEntries?: number } = {}) {
     request.principal = { credential: { kind: 'session', id } } as unknown as Principal;
     done(null, payload);
   });
-  registerResponseCache(app, { versions: () => ({ read: String(version), identity: '0' }), ...options });
+  registerResponseCache(app, {
+    versions: () => ({
+      read: String(version),
+      identity: String(identity),
+      tables: (names) => names.map((name) => tableWrites.get(name) ?? 0).join('.'),
+    }),
+    ...options,
+  });
+  app.get('/scoped', { config: { cacheable: { reads: ['rules'] } } }, async (request) => {
+    handled++;
+    return { version, url: request.url };
+  });
   app.get('/list', { config: { cacheable: true } }, async (request) => {
     handled++;
     return { version, url: request.url };
@@ -32,6 +46,12 @@ async function cachedApp(options: { maxEntries?: number } = {}) {
     get,
     handled: () => handled,
     write: () => void version++,
+    /** A commit that wrote `table` (and moved the read version, as every commit does). */
+    writeTable: (table: string, identityToo = false) => {
+      version++;
+      tableWrites.set(table, (tableWrites.get(table) ?? 0) + 1);
+      if (identityToo) identity++;
+    },
   };
 }
 
@@ -99,6 +119,24 @@ describe('response cache', async () => {
     expect(t.handled()).toBe(before + 1);
     const anonymous = await t.app.inject({ method: 'GET', url: '/list?page=5' });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('keeps the answers of a route that names its tables while other tables are written', async () => {
+    await t.get('/scoped?page=1');
+    await t.get('/scoped?page=1');
+    const before = t.handled();
+    t.writeTable('agents');
+    t.writeTable('agent_lifecycle_events');
+    expect((await t.get('/scoped?page=1')).statusCode).toBe(200);
+    expect(t.handled()).toBe(before);
+    // A write to its table, or to an identity table, computes it again.
+    t.writeTable('rules');
+    await t.get('/scoped?page=1');
+    expect(t.handled()).toBe(before + 1);
+    await t.get('/scoped?page=1');
+    t.writeTable('memberships', true);
+    await t.get('/scoped?page=1');
+    expect(t.handled()).toBe(before + 3);
   });
 
   it('keeps at most maxEntries answers, least recently used out first', async () => {

@@ -29,8 +29,10 @@ declare module 'fastify' {
      * The route's GET answers may be kept per credential and URL until the next commit
      * (docs/caching.md). Only for an answer decided by the credential, the URL and the
      * database: nothing that depends on the clock or on anything outside the database.
+     * `{ reads: [tables] }`: until the next commit that may change those tables (or a table
+     * cascading into them) or the identity tables; writes to other tables keep the answers.
      */
-    cacheable?: boolean;
+    cacheable?: boolean | { reads: readonly string[] };
   }
 }
 
@@ -108,13 +110,25 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   };
   const notModified = (reply: FastifyReply, etag: string) => reply.code(304).header('etag', etag).header('cache-control', CACHE_CONTROL).send();
 
-  // Hooks of the routes marked `config: { cacheable: true }` only (callback style: no promise per
+  /**
+   * The version an answer is kept under: the read version, or for a route that names the tables
+   * it reads, the identity version (who the caller is and which teams they see) and theirs.
+   */
+  const versionOf = (request: FastifyRequest, reads: readonly string[] | undefined) => {
+    const v = versions(request);
+    if (v === undefined) return undefined;
+    if (reads === undefined || v.tables === undefined) return v.read;
+    return `${v.identity}|${v.tables(reads)}`;
+  };
+
+  // Hooks of the routes marked `config: { cacheable }` only (callback style: no promise per
   // request), added to each route after the context's own hooks: the lookup runs once
   // authentication has set the principal.
-  const lookup = (request: WithSlot, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+  type Done = (error: Error | null, payload?: unknown) => void;
+  const lookupFor = (reads: readonly string[] | undefined) => (request: WithSlot, reply: FastifyReply, payload: unknown, done: Done) => {
     if (request.method !== 'GET' || !request.principal) return done(null, payload);
     const key = `${request.principal.credential.kind}:${request.principal.credential.id}\n${request.url}`;
-    const version = versions(request)?.read;
+    const version = versionOf(request, reads);
     request[kSlot] = { key, version };
     if (version === undefined) return done(null, payload);
     const entry = entries.get(key);
@@ -150,7 +164,9 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   };
 
   app.addHook('onRoute', (route) => {
-    if (route.config?.cacheable !== true || ![route.method].flat().includes('GET')) return;
+    const cacheable = route.config?.cacheable;
+    if ((cacheable !== true && typeof cacheable !== 'object') || ![route.method].flat().includes('GET')) return;
+    const lookup = lookupFor(typeof cacheable === 'object' ? cacheable.reads : undefined);
     route.preParsing = [...[route.preParsing ?? []].flat(), lookup as never];
     route.onSend = [...[route.onSend ?? []].flat(), onSend as never];
   });

@@ -7,6 +7,12 @@ import type { VersionedMemo } from '../../db/versioned-memo.js';
 
 /** Cache classes (docs/caching.md). */
 export const RULE_TABLES = tableCaching({ policy_rules: 'data' });
+/**
+ * What the rule list reads (the principal aside): its answers, counts and anchors are kept
+ * while other tables are written (docs/caching.md); the driver adds the tables cascading into
+ * it (policies, teams).
+ */
+export const RULE_LIST_READS = ['policy_rules'] as const;
 
 export type RuleRow = Selectable<PolicyRulesTable>;
 export type RulePatch = Updateable<PolicyRulesTable>;

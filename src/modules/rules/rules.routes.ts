@@ -14,6 +14,7 @@ import {
   RuleListResponse,
   RuleParams,
 } from './rules.schemas.js';
+import { RULE_LIST_READS } from './rules.repo.js';
 import type { RuleService } from './rules.service.js';
 
 const tags = ['Agent Environment', 'policy-rules'];
@@ -53,8 +54,9 @@ export const ruleRoutes: FastifyPluginAsyncTypebox<{ rules: RuleService }> = asy
   app.get(
     '/v1/rules/',
     {
-      // Answered from memory until the next commit, per credential and URL (docs/caching.md).
-      config: { cacheable: true },
+      // Answered from memory, per credential and URL, until a commit changes the rules or the
+      // identity tables (docs/caching.md).
+      config: { cacheable: { reads: RULE_LIST_READS } },
       schema: {
         tags,
         summary: "List your team's rules (seed 4.3): creation order, count of all matching rules",

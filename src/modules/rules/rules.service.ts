@@ -76,10 +76,13 @@ const changesMeaning = (patch: RulePatch, current: RuleRow) =>
 
 export function createRuleService(deps: RuleDeps) {
   const { db, dialect, now } = deps;
-  /** Where deep pages start (rules.repo.ts, ANCHOR_STEP); kept until the next commit, SQLite only. */
-  const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(deps.readVersion);
-  /** Rule counts, kept until the next commit (SQLite only). */
-  const counts = createCountMemo(deps.readVersion);
+  /** Commits that may have changed the rules move it; writes to other tables do not (SQLite only). */
+  const readVersion = deps.readVersion;
+  const rulesVersion = readVersion && (() => readVersion(repo.RULE_LIST_READS));
+  /** Where deep pages start (rules.repo.ts, ANCHOR_STEP); kept until a commit changes the rules, SQLite only. */
+  const anchors = createVersionedMemo<repo.RuleAnchor | undefined>(rulesVersion);
+  /** Rule counts, kept until a commit changes the rules (SQLite only). */
+  const counts = createCountMemo(rulesVersion);
 
   async function review(principal: Principal, id: string, status: 'approved' | 'rejected', notes: string | null) {
     requireAnywhere(principal, 'policy:write');

@@ -1,0 +1,277 @@
+import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import SqliteDatabase from 'better-sqlite3';
+
+/**
+ * The SQLite writer connection, in a worker thread of its own (docs/decisions.md, "Group
+ * commit"). The writer runs at `synchronous=FULL`, so its COMMIT waits for the disk (0.5–4 ms
+ * here); on the main thread that wait stopped every request. Here the main thread sends the
+ * worker its statements (SQL compiled by Kysely, and parameters) and waits for each answer
+ * synchronously, as it waited for better-sqlite3 before (tens of microseconds); only the
+ * COMMIT is asynchronous: the worker waits for the disk while the main thread answers reads
+ * and gathers the next group. The group commit (sqlite-group-commit.ts) never sends a
+ * statement while a COMMIT is under way: both need the writer lock.
+ */
+
+/** One step for the writer. `deferred` steps are sent with the next call (no answer of their own). */
+export type WriterOp =
+  | { k: 'exec'; sql: string; params: readonly unknown[] }
+  | { k: 'run'; sql: string }
+  | { k: 'dataVersion' }
+  | { k: 'commit' };
+
+export interface ExecResult {
+  reader: boolean;
+  readonly: boolean;
+  rows?: unknown[];
+  changes?: number;
+  lastInsertRowid?: number | bigint;
+}
+
+interface WireError {
+  name?: string;
+  message: string;
+  code?: string;
+}
+
+interface Reply {
+  ok: boolean;
+  value?: unknown;
+  error?: WireError;
+  /** Whether the writer's transaction is still open after the call. */
+  inTransaction: boolean;
+  /** The call's own step failed (not one of the steps deferred before it). */
+  own?: boolean;
+  /** The synchronous call answered. */
+  id?: number;
+}
+
+/** The worker: plain JavaScript run with `eval`, so that it loads the same way from src/ (tests) and dist/. */
+const WORKER_SOURCE = `
+'use strict';
+const { workerData, receiveMessageOnPort, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const { port, signal, filename } = workerData;
+let db;
+let startError;
+try {
+  db = new Database(filename);
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+} catch (error) {
+  startError = error;
+}
+const cache = new Map();
+const prepare = (sql) => {
+  let stmt = cache.get(sql);
+  if (stmt === undefined) {
+    stmt = db.prepare(sql);
+    if (cache.size >= 500) cache.delete(cache.keys().next().value);
+    cache.set(sql, stmt);
+  }
+  return stmt;
+};
+const wire = (error) => ({
+  name: error && error.name,
+  message: String((error && error.message) || error),
+  code: error && typeof error.code === 'string' ? error.code : undefined,
+});
+const step = (op) => {
+  switch (op.k) {
+    case 'exec': {
+      const stmt = prepare(op.sql);
+      if (stmt.reader) return { reader: true, readonly: stmt.readonly, rows: stmt.all(op.params) };
+      const r = stmt.run(op.params);
+      return { reader: false, readonly: stmt.readonly, changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+    }
+    case 'run':
+      prepare(op.sql).run();
+      return undefined;
+    case 'dataVersion':
+      return prepare('PRAGMA data_version').pluck().get();
+    case 'commit':
+      try {
+        prepare('COMMIT').run();
+      } catch (error) {
+        if (db.inTransaction) prepare('ROLLBACK').run();
+        throw error;
+      }
+      return undefined;
+    default:
+      throw new Error('unknown writer step ' + op.k);
+  }
+};
+const perform = (ops) => {
+  if (startError !== undefined) return { ok: false, error: wire(startError), inTransaction: false, own: true };
+  let value;
+  for (let i = 0; i < ops.length; i++) {
+    try {
+      value = step(ops[i]);
+    } catch (error) {
+      const own = i === ops.length - 1;
+      // A deferred step (BEGIN, SAVEPOINT, RELEASE, ROLLBACK TO) that fails leaves the group in a
+      // state no member chose: the whole group is rolled back and fails.
+      if (!own && db.inTransaction) {
+        try { prepare('ROLLBACK').run(); } catch {}
+      }
+      return { ok: false, error: wire(error), inTransaction: db.inTransaction, own };
+    }
+  }
+  return { ok: true, value, inTransaction: db !== undefined && db.inTransaction };
+};
+for (;;) {
+  Atomics.wait(signal, 0, 0);
+  Atomics.store(signal, 0, 0);
+  let m;
+  while ((m = receiveMessageOnPort(port)) !== undefined) {
+    const request = m.message;
+    if (request.close) {
+      try { if (db !== undefined) db.close(); } catch {}
+      process.exit(0);
+    }
+    const reply = perform(request.ops);
+    if (request.async) {
+      parentPort.postMessage(reply);
+    } else {
+      reply.id = request.id;
+      port.postMessage(reply);
+      Atomics.store(signal, 1, 1);
+      Atomics.notify(signal, 1);
+    }
+  }
+}
+`;
+
+/** How long a synchronous call may wait for the writer (a busy file waits 5 s in SQLite itself). */
+const CALL_TIMEOUT_MS = 60_000;
+
+function errorFrom(wire: WireError | undefined): Error {
+  const message = wire?.message ?? 'the SQLite writer failed';
+  if (wire?.code !== undefined) return new SqliteDatabase.SqliteError(message, wire.code);
+  const error = new Error(message);
+  if (wire?.name) error.name = wire.name;
+  return error;
+}
+
+/** Rows came through a structured clone: blobs are Uint8Arrays again, Buffers as the drivers give them. */
+function withBuffers(rows: unknown[]): unknown[] {
+  for (const row of rows) {
+    const record = row as Record<string, unknown>;
+    for (const key in record) {
+      const value = record[key];
+      if (value instanceof Uint8Array && !Buffer.isBuffer(value)) record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    }
+  }
+  return rows;
+}
+
+/** A failed writer step: the error, and whether the writer's transaction survived it. */
+export class WriterStepError extends Error {
+  constructor(
+    readonly error: Error,
+    readonly inTransaction: boolean,
+    /** The failing step was the call's own, not one deferred before it by another request. */
+    readonly own: boolean,
+  ) {
+    super(error.message, { cause: error });
+    this.name = 'WriterStepError';
+  }
+}
+
+export class WriterThread {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #signal: Int32Array;
+  #asyncReplies: Array<(reply: Reply) => void> = [];
+  #exited: Promise<void>;
+  #closed = false;
+  /** Synchronous calls made: each answer names the call it answers. */
+  #calls = 0;
+
+  constructor(filename: string) {
+    const { port1, port2 } = new MessageChannel();
+    this.#port = port1;
+    this.#signal = new Int32Array(new SharedArrayBuffer(8));
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { port: port2, signal: this.#signal, filename, driver },
+      transferList: [port2],
+      // Its heap holds prepared statements and one call's rows at a time: a small young
+      // generation keeps its memory from growing with the number of writes between collections
+      // (peak RSS 244–260 MB in the bench without it, 187–201 MB with it). The old generation's
+      // bound is far above any transaction's rows: a worker out of memory would stop the writer.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 },
+    });
+    this.#worker.unref();
+    this.#worker.on('message', (reply: Reply) => this.#asyncReplies.shift()?.(reply));
+    this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
+    this.#worker.on('error', () => undefined);
+    // The first call waits for the worker to open the file and reports a failure to open it.
+    try {
+      this.call([{ k: 'dataVersion' }]);
+    } catch (error) {
+      this.#closed = true;
+      void this.#worker.terminate();
+      throw error instanceof WriterStepError ? error.error : error;
+    }
+  }
+
+  /** Runs steps and waits for the last one's value; the main thread waits as for a statement. */
+  call(ops: readonly WriterOp[]): unknown {
+    if (this.#closed) throw new Error('the SQLite writer is closed');
+    const id = ++this.#calls;
+    this.#port.postMessage({ ops, id });
+    Atomics.store(this.#signal, 0, 1);
+    Atomics.notify(this.#signal, 0);
+    // A wake-up is no answer: the notify of an earlier answer (already seen set) can arrive
+    // late, so the flag itself is what says the answer is there.
+    const deadline = Date.now() + CALL_TIMEOUT_MS;
+    while (Atomics.load(this.#signal, 1) === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('the SQLite writer did not answer in time');
+      Atomics.wait(this.#signal, 1, 0, left);
+    }
+    Atomics.store(this.#signal, 1, 0);
+    const reply = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
+    if (reply?.id !== id) throw new Error('the SQLite writer answered out of turn');
+    if (!reply.ok) throw new WriterStepError(errorFrom(reply.error), reply.inTransaction, reply.own === true);
+    return reply.value;
+  }
+
+  exec(deferred: readonly WriterOp[], sql: string, params: readonly unknown[]): ExecResult {
+    const result = this.call(deferred.length === 0 ? [{ k: 'exec', sql, params }] : [...deferred, { k: 'exec', sql, params }]) as ExecResult;
+    if (result.rows !== undefined) withBuffers(result.rows);
+    return result;
+  }
+
+  /** Runs steps without waiting on the main thread: for the COMMIT, which waits for the disk. */
+  callAsync(ops: readonly WriterOp[]): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new Error('the SQLite writer is closed'));
+    return new Promise((resolve, reject) => {
+      this.#asyncReplies.push((reply) => {
+        if (reply.ok) resolve(reply.value);
+        else reject(new WriterStepError(errorFrom(reply.error), reply.inTransaction, reply.own === true));
+      });
+      // Keeps the process alive while the disk syncs; let go once answered.
+      this.#worker.ref();
+      this.#port.postMessage({ ops, async: true });
+      Atomics.store(this.#signal, 0, 1);
+      Atomics.notify(this.#signal, 0);
+    }).finally(() => {
+      if (this.#asyncReplies.length === 0) this.#worker.unref();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#worker.ref();
+    this.#port.postMessage({ close: true });
+    Atomics.store(this.#signal, 0, 1);
+    Atomics.notify(this.#signal, 0);
+    await this.#exited;
+    this.#port.close();
+  }
+}
