@@ -148,7 +148,7 @@ describe('an agent that echoes its key in every spelling', () => {
   it('through an evaluation: results, reports, logs and lists hold none of them', async () => {
     const agent = await echoingAgent();
     const { id: agentId } = await registerAgent(t.app, token(), agent, { api_key: KEY });
-    const id = await startEvaluation(t.app, token(), { agent_id: agentId, harness_names: ['security', 'privacy'], sample_size: 3 });
+    const id = await startEvaluation(t.app, token(), { agent_id: agentId, harness_names: ['security', 'privacy'], sample_size: 3, seed: 7 });
     const run = await waitForEvaluation(t.app, token(), id);
     expect(run.status, run.error_message ?? '').toBe('completed');
     const texts = await evaluationTexts(id);

@@ -22,8 +22,9 @@ const ADDED_PARAMETERS: Record<string, string[]> = {
   'get /v1/evaluations/': ['query:limit', 'query:offset'],
   'get /v1/evaluations/{evaluation_id}/logs': ['query:limit'],
   'get /v1/evaluation-results/{evaluation_id}/results': ['query:limit', 'query:offset', 'query:passed'],
-  // Red team (docs/redteam.md, "Operations"): a page of the campaign list, the download's format, the log's last lines.
+  // Red team (docs/redteam.md, "Operations"): a page of the campaign list and of a campaign's findings, the download's format, the log's last lines.
   'get /v1/campaigns': ['query:limit', 'query:offset'],
+  'get /v1/campaigns/{campaign_id}/results': ['query:offset'],
   'get /v1/campaigns/{campaign_id}/results/download': ['query:format'],
   'get /v1/campaigns/{campaign_id}/logs': ['query:limit'],
 };
