@@ -1,8 +1,10 @@
 import { parse } from 'csv-parse/sync';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptSecret } from '../src/crypto/keys.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
-import { createWorld, type World } from './helpers/factories.js';
+import { createWorld, UNDECRYPTABLE_KEY, type World } from './helpers/factories.js';
 import { findingWriter } from '../src/modules/redteam/run/findings.js';
 import {
   AGENT_KEY,
@@ -302,6 +304,16 @@ describe('listing, reading and deleting across teams', () => {
     const id = await startCampaign(t.app, token(), { agent_url: 'http://127.0.0.1:9/v1', categories: ['injection'], num_tests: 1 });
     const status = await waitForCampaign(t.app, token(), id);
     expect(status).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/No attack got an answer from the agent: .*could not be reached/) });
+  });
+
+  it("fails with the evaluations' message for a person when the agent's key cannot be decrypted", async () => {
+    const agent = await registerAgent(t.app, token(), agents.refusing);
+    // Sealed under another WARDEN_SECRET_KEY.
+    const foreign = encryptSecret(randomBytes(32), AGENT_KEY);
+    await t.database.db.updateTable('agents').set({ api_key_enc: foreign }).where('id', '=', agent.id).execute();
+    const id = await startCampaign(t.app, token(), { agent_id: agent.id, categories: ['injection'], num_tests: 1 });
+    const status = await waitForCampaign(t.app, token(), id);
+    expect(status).toMatchObject({ status: 'failed', error_message: UNDECRYPTABLE_KEY });
   });
 
   it('gives up on an agent that cannot be reached after ten attacks, and says so once', async () => {
