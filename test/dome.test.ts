@@ -215,6 +215,22 @@ describe('POST /v1/dome-configs/{config_id}/scan', () => {
     expect422(await call('POST', url, world.teamA.member.token, { direction: 'sideways', text: 'x' }), ['body', 'direction'], 'enum');
     expectDetail(await call('POST', url, world.teamB.member.token, { direction: 'input', text: INJECTION }), 404);
   });
+
+  it('scans with the replaced guards at once, even when PUT comes within the second of the last write', async () => {
+    const token = world.teamA.member.token;
+    const guarded = { 'input-guards': ['injection'], 'output-guards': [], injection: { type: 'security', methods: ['prompt-injection-warden'] } };
+    const config = await newConfig(token, world.teamA.id, { config_body: guarded });
+    const url = `/v1/dome-configs/${config.id}/scan`;
+    expect((await call('POST', url, token, { direction: 'input', text: INJECTION })).json().flagged).toBe(true);
+    // The test clock does not move: the replacement has the same `updated_at` second as the creation.
+    const open = { 'input-guards': [], 'output-guards': [] };
+    const put = await call('PUT', `/v1/dome-configs/${config.id}`, token, { config_body: open });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await call('POST', url, token, { direction: 'input', text: INJECTION })).json()).toMatchObject({ flagged: false, triggered_methods: [] });
+    const put2 = await call('PUT', `/v1/dome-configs/${config.id}`, token, { config_body: guarded });
+    expect(put2.statusCode, put2.body).toBe(200);
+    expect((await call('POST', url, token, { direction: 'input', text: INJECTION })).json().flagged).toBe(true);
+  });
 });
 
 describe('agent views', () => {

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptSecret } from '../src/crypto/keys.js';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { findJobsBySubject } from '../src/jobs/index.js';
@@ -6,7 +8,7 @@ import { createResultBatches } from '../src/modules/evaluations/run/result-batch
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { waitFor } from './helpers/jobs.js';
 import { AGENT_KEY, quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
-import { createWorld, type World } from './helpers/factories.js';
+import { createWorld, UNDECRYPTABLE_KEY, type World } from './helpers/factories.js';
 import { startCampaign } from './helpers/redteam.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 
@@ -301,6 +303,15 @@ describe('agents that fail', () => {
     expect(run.status_message).toMatch(/^Failed: /);
     const fresh = (await call('GET', `/v1/agent-configurations/${agent.id}`)).json();
     expect(fresh.test_score).toBeNull();
+  });
+
+  it("fails with a message for a person when the agent's key cannot be decrypted", async () => {
+    const agent = await registerAgent(t.app, token(), refusing);
+    // Sealed under another WARDEN_SECRET_KEY.
+    const foreign = encryptSecret(randomBytes(32), AGENT_KEY);
+    await t.database.db.updateTable('agents').set({ api_key_enc: foreign }).where('id', '=', agent.id).execute();
+    const run = await evaluate(agent.id, ['ethics'], { sample_size: 2 });
+    expect(run).toMatchObject({ status: 'failed', error_message: UNDECRYPTABLE_KEY });
   });
 
   it('stops sending at once when cancelled, and keeps what it stored', async () => {

@@ -1,8 +1,10 @@
 import { parse } from 'csv-parse/sync';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptSecret } from '../src/crypto/keys.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
-import { createWorld, type World } from './helpers/factories.js';
+import { createWorld, UNDECRYPTABLE_KEY, type World } from './helpers/factories.js';
 import { findingWriter } from '../src/modules/redteam/run/findings.js';
 import {
   AGENT_KEY,
@@ -99,6 +101,37 @@ describe('creating a campaign', () => {
     const strategies = ['basic', 'base64', 'rot13', 'hex', 'leetspeak', 'roleplay', 'homoglyph'];
     const huge = await post({ categories: ['injection', 'jailbreak', 'pii'], strategies, num_tests: 100 });
     expect(huge.json().detail[0]).toMatchObject({ loc: ['body', 'num_tests'], type: 'less_than_equal', msg: expect.stringMatching(/2000 attacks.*= 2100/) });
+  });
+
+  it('counts the grey-box cases of a grey-box agent in the 2,000-attack cap, naming the product', async () => {
+    const grey = await registerAgent(t.app, token(), agents.refusing, { access_level: 'grey_box' });
+    const strategies = ['basic', 'base64', 'rot13', 'hex'];
+    const body = { agent_url: null, agent_id: grey.id, categories: ['injection', 'jailbreak', 'pii'], strategies, num_tests: 100 };
+    const res = await post(body);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().detail[0]).toMatchObject({
+      loc: ['body', 'num_tests'],
+      type: 'less_than_equal',
+      msg: expect.stringContaining('2000 attacks, and this one can plan (100 cases × 3 categories + 100 grey-box cases × 3 categories) × 4 strategies = 2400'),
+    });
+  });
+
+  it('fails a campaign whose plan exceeds the cap when the job plans it, saying so', async () => {
+    const quiet = await buildTestApp({ app: { connector } });
+    try {
+      const people = await createWorld(quiet.app);
+      const as = people.teamA.member.token;
+      const strategies = ['basic', 'base64', 'rot13', 'hex', 'leetspeak', 'homoglyph', 'zero-width', 'tag-smuggling', 'reversed', 'roleplay'];
+      const id = await startCampaign(quiet.app, as, { agent_url: 'http://127.0.0.1:9/v1', categories: ALL, strategies, num_tests: 1 });
+      // Stored by a version that checked less, or planned with more than the creation could know.
+      await quiet.database.db.updateTable('redteam_campaigns').set({ num_tests: 40 }).where('id', '=', id).execute();
+      await quiet.app.jobs.start();
+      const status = await waitForCampaign(quiet.app, as, id);
+      expect(status).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/^The plan has \d+ attacks, more than the 2000 a campaign may plan: lower num_tests/) });
+      expect((await quiet.database.db.selectFrom('redteam_findings').select('attack_id').where('campaign_id', '=', id).execute()).length).toBe(0);
+    } finally {
+      await quiet.close();
+    }
   });
 
   it('answers 404 for an agent of another team and 409 for an agent without a URL', async () => {
@@ -271,6 +304,16 @@ describe('listing, reading and deleting across teams', () => {
     const id = await startCampaign(t.app, token(), { agent_url: 'http://127.0.0.1:9/v1', categories: ['injection'], num_tests: 1 });
     const status = await waitForCampaign(t.app, token(), id);
     expect(status).toMatchObject({ status: 'failed', error_message: expect.stringMatching(/No attack got an answer from the agent: .*could not be reached/) });
+  });
+
+  it("fails with the evaluations' message for a person when the agent's key cannot be decrypted", async () => {
+    const agent = await registerAgent(t.app, token(), agents.refusing);
+    // Sealed under another WARDEN_SECRET_KEY.
+    const foreign = encryptSecret(randomBytes(32), AGENT_KEY);
+    await t.database.db.updateTable('agents').set({ api_key_enc: foreign }).where('id', '=', agent.id).execute();
+    const id = await startCampaign(t.app, token(), { agent_id: agent.id, categories: ['injection'], num_tests: 1 });
+    const status = await waitForCampaign(t.app, token(), id);
+    expect(status).toMatchObject({ status: 'failed', error_message: UNDECRYPTABLE_KEY });
   });
 
   it('gives up on an agent that cannot be reached after ten attacks, and says so once', async () => {

@@ -112,12 +112,6 @@ export function splitPayload(text: string, parts = 3): string[] {
   return pieces;
 }
 
-/** The instruction a payload-split prompt hides: its quoted variables concatenated in order (null when there are none). */
-export function joinPayload(prompt: string): string | null {
-  const values = [...prompt.matchAll(/^\s*\w+\s*=\s*("(?:[^"\\]|\\.)*")\s*$/gm)].map((m) => JSON.parse(m[1] as string) as string);
-  return values.length ? values.join('') : null;
-}
-
 const PAYLOAD_SPLIT: Transform = {
   id: 'payload-split',
   describe: 'Splits the request into string variables and asks for them to be concatenated and followed',

@@ -88,8 +88,16 @@ describe('the in-process rate ceiling', () => {
   });
 
   it('no ceiling when perMinute is 0, negative or not a number', async () => {
-    const limiter = createInProcessRateLimiter({ now: () => 0, sleep: () => new Promise(() => {}) });
-    await Promise.all([0, -1, Number.NaN, Number.POSITIVE_INFINITY].flatMap((n) => [limiter.acquire('k', n), limiter.acquire('k', n)]));
+    let sleeps = 0;
+    const limiter = createInProcessRateLimiter({ now: () => 0, sleep: () => ((sleeps += 1), new Promise(() => {})) });
+    for (const perMinute of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const calls = Array.from({ length: 50 }, () => limiter.acquire('k', perMinute));
+      // Every call starts at once: all settle before the next turn of the event loop.
+      const startedAtOnce = await Promise.race([Promise.all(calls).then(() => true), flush().then(() => false)]);
+      expect(startedAtOnce, String(perMinute)).toBe(true);
+      expect(limiter.waiting('k'), String(perMinute)).toBe(0);
+    }
+    expect(sleeps).toBe(0);
   });
 
   it('a caller whose signal aborts leaves the line; those behind it keep their place', async () => {

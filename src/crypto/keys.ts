@@ -60,6 +60,20 @@ export function decryptSecret(key: Buffer, sealed: string): string {
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }
 
+/**
+ * Opens an agent's key sealed at rest (an agent's `api_key`, a campaign's `agent_api_key`) for a
+ * run. A key that does not open (sealed under another WARDEN_SECRET_KEY, or damaged) fails with a
+ * message for a person, the same for evaluations and campaigns, never the cipher's own error.
+ */
+export function openAgentKey(key: Buffer, sealed: string | null): string | null {
+  if (sealed === null) return null;
+  try {
+    return decryptSecret(key, sealed);
+  } catch {
+    throw new Error("The agent's API key cannot be decrypted (was WARDEN_SECRET_KEY changed?): save the key again");
+  }
+}
+
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export function constantTimeEqualHex(a: string, b: string): boolean {

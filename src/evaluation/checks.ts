@@ -110,8 +110,6 @@ class SuffixAutomaton {
   }
 }
 
-export const longestCommonSubstring = (a: string, b: string): number => new SuffixAutomaton(a).longestCommon(b);
-
 const trigrams = (text: string): Set<string> => {
   const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
   const out = new Set<string>();

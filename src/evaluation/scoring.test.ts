@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encode } from '../attacks/codecs.js';
 import { clean, type DetectionResult } from '../guard/types.js';
-import { answerNumbers, longestCommonSubstring, measureLeak, plantedFound, triggersFound } from './checks.js';
+import { answerNumbers, measureLeak, plantedFound, triggersFound } from './checks.js';
 import { scorePairs, scorePrompt, unreachableVerdict } from './scoring.js';
 import type { EvalPrompt, ScoringContext, ScoringSpec } from './types.js';
 
@@ -107,9 +107,6 @@ describe('system-prompt leak', () => {
   });
 
   it('measures the longest shared passage and the trigram share', () => {
-    expect(longestCommonSubstring('abcdefgh', 'xxcdefyy')).toBe(4);
-    expect(longestCommonSubstring('', 'abc')).toBe(0);
-    expect(longestCommonSubstring('mississippi', 'sissy ssippi')).toBe(6);
     const short = measureLeak('It says Be nice. to everyone', 'Be nice.');
     expect(short).toMatchObject({ leaked: true, threshold: 8 });
     expect(measureLeak('Hello, how can I help?', systemPrompt).leaked).toBe(false);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { failureReason } from './text.js';
+import { failureDetail } from './text.js';
 import type { JobLogger } from './types.js';
 
 class OnEndedFailed extends Error {
@@ -38,7 +38,7 @@ export async function endInTransaction(
     return await attempt(true);
   } catch (error) {
     if (!(error instanceof OnEndedFailed)) throw error;
-    logger.error({ jobId, error: failureReason(error.cause) }, 'job onEnded failed; the job ended without it');
+    logger.error({ jobId, error: failureDetail(error.cause) }, 'job onEnded failed; the job ended without it');
     return attempt(false);
   }
 }

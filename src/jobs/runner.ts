@@ -9,7 +9,7 @@ import { endInTransaction } from './ending.js';
 import { listenLocally } from './local-signals.js';
 import { recoverInterrupted, type RecoveryScope } from './recovery.js';
 import { claimNext, endHeld, holdsJob, nextLogSeq, readHeld, renewLeases, writePending, type Fence, type PendingLine } from './runner.store.js';
-import { failureReason } from './text.js';
+import { failureDetail } from './text.js';
 import type { JobAbortReason, JobHandler, JobLogger } from './types.js';
 
 export interface JobRunnerOptions {
@@ -134,7 +134,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       try {
         await step();
       } catch (error) {
-        logger.error({ workerId, error: failureReason(error) }, `job runner: ${what} failed`);
+        logger.error({ workerId, error: failureDetail(error) }, `job runner: ${what} failed`);
       }
     }
   }
@@ -192,7 +192,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     } catch (error) {
       // Lines numbered from a guess could clash with stored ones and fail every flush: the job
       // is given back to the queue instead (retried at each poll, like any end not yet written).
-      logger.warn({ jobId: id, error: failureReason(error) }, 'job runner: could not read the log position; giving the job back');
+      logger.warn({ jobId: id, error: failureDetail(error) }, 'job runner: could not read the log position; giving the job back');
       job.settled = true;
       job.final = { status: 'queued', error: null, reason: 'shutdown' };
       await writeFinal(job);
@@ -230,6 +230,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       logger.warn({ jobId: job.fence.id, kind: job.kind }, 'job taken over elsewhere; its result here is dropped');
     } else {
       job.final = finalOf(reason, failure, job.deferral);
+      if (job.final.status === 'failed' && failure !== undefined) {
+        logger.error({ jobId: job.fence.id, kind: job.kind, error: failureDetail(failure.error) }, 'job failed');
+      }
       addLine(job, job.final.status === 'failed' ? 'error' : 'info', endLine(job.final), nowMs(), keep);
       await writeFinal(job);
     }
@@ -261,7 +264,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       else logger.info({ jobId: fence.id, kind: job.kind, status, ...(final.error ? { reason: final.error } : {}) }, 'job ended');
     } catch (error) {
       // Kept in `active` (its lease renewed) and tried again at the next poll.
-      logger.error({ jobId: fence.id, error: failureReason(error) }, 'job runner: could not record the end of a job');
+      logger.error({ jobId: fence.id, error: failureDetail(error) }, 'job runner: could not record the end of a job');
     }
   }
 
@@ -306,7 +309,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         return gone;
       });
     } catch (error) {
-      logger.warn({ workerId, error: failureReason(error) }, 'job runner: could not write progress; trying again');
+      logger.warn({ workerId, error: failureDetail(error) }, 'job runner: could not write progress; trying again');
       scheduleFlush();
       return;
     }
@@ -377,7 +380,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           await recoverInterrupted(recovery, undefined);
         } catch (error) {
           // Not fatal: their leases expire unrenewed, and a later poll recovers them then.
-          logger.error({ workerId, error: failureReason(error) }, 'job runner: recovering interrupted jobs failed');
+          logger.error({ workerId, error: failureDetail(error) }, 'job runner: recovering interrupted jobs failed');
         }
       }
       await poll();

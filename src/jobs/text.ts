@@ -28,11 +28,33 @@ export function redactSecrets(text: string): string {
 
 export const MAX_REASON = 1000;
 
-/** Why a handler failed, for the job's record and the feature: the error's message only (no stack), without credentials. */
-export function failureReason(error: unknown): string {
+/** What a job that failed on its database says to a person; the driver's own text goes to the server's log only. */
+export const DATABASE_FAILURE = "The run's data could not be read or stored in Warden's database (the server's log has the detail)";
+
+/**
+ * An error of the database driver, known by its fields, never by its text: better-sqlite3's codes
+ * start `SQLITE_`; a PostgreSQL error (pg, PGlite) has a SQLSTATE code and a severity.
+ */
+export function isDatabaseError(error: unknown): boolean {
+  const fields = error as { code?: unknown; severity?: unknown } | null;
+  if (typeof fields?.code !== 'string') return false;
+  return fields.code.startsWith('SQLITE_') || (/^[0-9A-Z]{5}$/.test(fields.code) && typeof fields.severity === 'string');
+}
+
+/** The error's message (no stack), without credentials, for the server's log. */
+export function failureDetail(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
-  const reason = cleanText(redactSecrets(message.trim()), MAX_REASON);
-  return reason === '' ? 'the job failed' : reason;
+  const detail = cleanText(redactSecrets(message.trim()), MAX_REASON);
+  return detail === '' ? 'the job failed' : detail;
+}
+
+/**
+ * Why a handler failed, for the job's record and the feature (an evaluation's `status_message`, a
+ * campaign's `error_message`, a generation's `creation_error`): a message for a person, never the
+ * database driver's or SQL text.
+ */
+export function failureReason(error: unknown): string {
+  return isDatabaseError(error) ? DATABASE_FAILURE : failureDetail(error);
 }
 
 /** What a bounded text kept: the text, whether it was cut, and the length of the original (UTF-16 units, NUL included). */

@@ -35,6 +35,8 @@ export interface StaticReport {
 /** The header agent import writes before each file when several were uploaded (src/modules/agent-import/source-code.ts). */
 const FILE_HEADER = /^# ==== file: (.+) ====$/;
 const MAX_PER_RULE = 20;
+/** The most findings the white-box pass stores: its three rules, each reporting at most MAX_PER_RULE. */
+export const MAX_STATIC_FINDINGS = 3 * MAX_PER_RULE;
 const MAX_EXCERPT = 160;
 
 export interface SourceFile {

@@ -94,3 +94,6 @@ export async function createApiKey(app: FastifyInstance, token: string, permissi
 export async function createAgent(app: FastifyInstance, token: string, body: Record<string, unknown> = {}) {
   return call(app, 'POST', '/v1/agent-configurations/', token, { agent_name: 'Agent', model_name: 'gpt-4o', ...body });
 }
+
+/** What an evaluation and a campaign both say when the agent's stored key does not open (one message for both). */
+export const UNDECRYPTABLE_KEY = "The agent's API key cannot be decrypted (was WARDEN_SECRET_KEY changed?): save the key again";

@@ -8,7 +8,6 @@
 import { describe, expect, it } from 'vitest';
 import { clean, type DetectionResult } from '../../guard/types.js';
 import { hiddenReadings } from '../../attacks/codecs.js';
-import { joinPayload } from '../../attacks/transforms.js';
 import { aggregate } from '../aggregate.js';
 import { scorePairs, scorePrompt } from '../scoring.js';
 import type { EvalPrompt, ScoringContext } from '../types.js';
@@ -47,7 +46,10 @@ const SYSTEM_PROMPT =
 const context: ScoringContext = { systemPrompt: SYSTEM_PROMPT, detect: fakeDetect };
 
 /** Everything the compliant agent can read out of a request: plain, decoded, reassembled. */
-const decoded = (text: string): string => [...hiddenReadings(text), joinPayload(text) ?? ''].join('\n');
+/** What a payload-split prompt hides: its quoted string variables, concatenated in order (the way an agent reassembles it). */
+const joinedVariables = (prompt: string): string =>
+  [...prompt.matchAll(/^\s*\w+\s*=\s*("(?:[^"\\]|\\.)*")\s*$/gm)].map((m) => JSON.parse(m[1] as string) as string).join('');
+const decoded = (text: string): string => [...hiddenReadings(text), joinedVariables(text)].join('\n');
 
 const ASKS_INSTRUCTIONS =
   /instruction|system prompt|prompt|configuration|told|rules|above|instrucciones|consignes|anweisungen|instruções|istruzioni|指令|提示|指示|プロンプト|инструкц|промпт/i;

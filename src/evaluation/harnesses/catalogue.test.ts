@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import { hiddenReadings, normaliseForMatch } from '../../attacks/codecs.js';
-import { joinPayload } from '../../attacks/transforms.js';
 import { HARNESS_PILLAR, STANDARD_HARNESSES, type EvalPrompt } from '../types.js';
 import { STANDARD_HARNESS_DEFINITIONS, getStandardHarness } from './index.js';
 
@@ -8,9 +7,12 @@ const all = STANDARD_HARNESSES.map((id) => STANDARD_HARNESS_DEFINITIONS[id]);
 const baseKey = (p: EvalPrompt) => `${p.scenario}.${p.probe}.${p.base}`;
 
 /** Every reading of a prompt an agent could decode: hidden encodings and split variables. */
+/** What a payload-split prompt hides: its quoted string variables, concatenated in order (the way an agent reassembles it). */
+const joinedVariables = (prompt: string): string =>
+  [...prompt.matchAll(/^\s*\w+\s*=\s*("(?:[^"\\]|\\.)*")\s*$/gm)].map((m) => JSON.parse(m[1] as string) as string).join('');
 const readable = (p: EvalPrompt): string => {
   const text = p.turns.join('\n');
-  return [...hiddenReadings(text), normaliseForMatch(joinPayload(text) ?? '')].join('\n');
+  return [...hiddenReadings(text), normaliseForMatch(joinedVariables(text))].join('\n');
 };
 
 describe('the standard harness catalogue', () => {

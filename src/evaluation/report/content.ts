@@ -5,7 +5,7 @@
  */
 import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../types.js';
 import { meetsThreshold } from './geometry.js';
-import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, NBSP, truncate, type Excerpt } from './text.js';
+import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, truncate, type Excerpt } from './text.js';
 
 /** How long a name, description or URL may be in a report (a longer one is cut with an ellipsis). */
 export const TEXT_BOUNDS = { name: 200, description: 400, url: 400 } as const;
@@ -192,9 +192,4 @@ function describeValue(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-/** `n = 120 · 95 % CI 61.2–78.9 %` parts, shared wording. */
-export function sizeLabel(n: number): string {
-  return `n${NBSP}=${NBSP}${formatCount(n)}`;
 }

@@ -43,11 +43,6 @@ export function barStatus(score: number, threshold: number): BarStatus {
   return meetsThreshold(score, threshold) ? 'meets' : 'below';
 }
 
-/** Rough width of `text` in a sans-serif font: enough to fit labels the same in both reports. */
-export function approxTextWidth(text: string, fontSize: number): number {
-  return Array.from(text).length * fontSize * 0.56;
-}
-
 /** `text` shortened to fit `width` at `fontSize`. */
 export function fitLabel(text: string, width: number, fontSize: number): string {
   return truncate(text, Math.max(3, Math.floor(width / (fontSize * 0.56))));

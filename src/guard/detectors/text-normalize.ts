@@ -37,18 +37,9 @@ export const GREEK_HOMOGLYPHS: Readonly<Record<string, string>> = {
 const OTHER_HOMOGLYPHS: Readonly<Record<string, string>> = { օ: 'o', ս: 'u', ɑ: 'a', ı: 'i', ȷ: 'j', ℓ: 'l' };
 const HOMOGLYPHS: Readonly<Record<string, string>> = { ...CYRILLIC_HOMOGLYPHS, ...GREEK_HOMOGLYPHS, ...OTHER_HOMOGLYPHS };
 
-const LATIN = /\p{Script=Latin}/u;
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const GREEK = /\p{Script=Greek}/u;
 const WORD = /[\p{L}\p{M}]+/gu;
-
-export type Script = 'latin' | 'cyrillic' | 'greek' | 'other';
-export function scriptOf(ch: string): Script {
-  if (LATIN.test(ch)) return 'latin';
-  if (CYRILLIC.test(ch)) return 'cyrillic';
-  if (GREEK.test(ch)) return 'greek';
-  return 'other';
-}
 
 /** Counts of Latin vs Cyrillic+Greek letters: decides whether an all-look-alike word is a disguise or a real word. */
 export function latinDominant(text: string): boolean {

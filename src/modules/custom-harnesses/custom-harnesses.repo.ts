@@ -14,9 +14,6 @@ export const insertHarness = (db: Kysely<DB>, row: Insertable<CustomHarnessesTab
 
 export const findHarness = (db: Kysely<DB>, id: string) => db.selectFrom('custom_harnesses').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const updateHarness = (db: Kysely<DB>, id: string, patch: Updateable<CustomHarnessesTable>) =>
-  db.updateTable('custom_harnesses').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
-
 /** Updates it only while its prompts are being generated (a deleted or finished harness stays as it is). */
 export const updateDraft = async (db: Kysely<DB>, id: string, patch: Updateable<CustomHarnessesTable>) =>
   Number((await db.updateTable('custom_harnesses').set(patch).where('id', '=', id).where('status', '=', 'draft').executeTakeFirst()).numUpdatedRows) > 0;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { compileDomeConfig, DEFAULT_DOME_CONFIG, maskConfigSecrets, type CompiledDomeConfig } from '../../guard/engine.js';
 import { GuardConfigError } from '../../guard/types.js';
@@ -35,11 +36,15 @@ export function createDomeService(deps: DomeDeps) {
   const { db, now } = deps;
   const llmAvailable = deps.llm !== undefined;
   const contexts = createGuardContexts(deps);
-  /** Compiled scanners by configuration id and version: a scan does not parse the configuration again. */
-  const compiled = new Map<string, { version: number; config: CompiledDomeConfig }>();
+  /**
+   * Compiled scanners by configuration id and a hash of the stored configuration: a scan does not
+   * parse the configuration again, and a replacement is seen at once, even within the second of the
+   * last write (`updated_at` has a resolution of one second, so it cannot be the version).
+   */
+  const compiled = new Map<string, { version: string; config: CompiledDomeConfig }>();
 
   function compiledOf(row: DomeConfigRow): CompiledDomeConfig {
-    const version = row.updated_at ?? row.created_at;
+    const version = createHash('sha256').update(row.config_body).digest('base64');
     const known = compiled.get(row.id);
     if (known !== undefined && known.version === version) return known.config;
     const config = compileOrInvalid(JSON.parse(row.config_body), llmAvailable);

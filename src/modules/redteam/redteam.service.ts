@@ -14,8 +14,9 @@ import { TOOL, toCampaignItem, toCampaignStatus } from './redteam.mapping.js';
 import * as repo from './redteam.repo.js';
 import type { CreateCampaignBody } from './redteam.schemas.js';
 import { CAMPAIGN_JOB, type CampaignJobPayload } from './run/campaign-job.js';
+import { MAX_CAMPAIGN_ATTACKS, mostPlanned, type PlanSize } from './run/planning.js';
 
-type RedteamDeps = Pick<Deps, 'db' | 'now' | 'keys'>;
+type RedteamDeps = Pick<Deps, 'db' | 'now' | 'keys' | 'llm'>;
 
 /** The reference's other red-team tools: named in the refusal so that a client sees what this installation runs instead. */
 const OTHER_TOOLS = ['promptfoo', 'garak', 'pyrit'];
@@ -65,20 +66,14 @@ function checkRunnable(categories: readonly AttackCategory[], plugins: readonly 
 const logText = (lines: ReadonlyArray<{ at: number; level: string; message: string }>) =>
   lines.map((line) => `${new Date(line.at).toISOString()} ${line.level.toUpperCase()} ${line.message}`).join('\n');
 
-/**
- * A campaign plans at most this many attacks (`num_tests` × categories × strategies, and as many
- * again for a grey-box agent's own cases): its findings are answered and downloaded whole (the
- * reference's result has no paging), so one request must stay a bounded amount of memory.
- */
-export const MAX_CAMPAIGN_ATTACKS = 2_000;
-
-function checkCampaignSize(numTests: number, categories: number, strategies: number): void {
-  const planned = numTests * categories * strategies;
-  if (planned > MAX_CAMPAIGN_ATTACKS) {
+/** The most the plan can reach is checked here, where it can be known; the job checks the plan itself (campaign-job.ts). */
+function checkCampaignSize(size: PlanSize): void {
+  const most = mostPlanned(size);
+  if (most.total > MAX_CAMPAIGN_ATTACKS) {
     throw invalid(
       ['body', 'num_tests'],
-      `A campaign plans at most ${MAX_CAMPAIGN_ATTACKS} attacks: num_tests × categories × strategies is ${numTests} × ${categories} × ` +
-        `${strategies} = ${planned}; lower one of them, or split the campaign`,
+      `A campaign plans at most ${MAX_CAMPAIGN_ATTACKS} attacks, and this one can plan ${most.explained}; ` +
+        'lower num_tests, the categories or the strategies, or split the campaign',
       'less_than_equal',
     );
   }
@@ -133,9 +128,10 @@ export function createRedteamService(deps: RedteamDeps) {
       const categories = [...new Set(body.categories)];
       const strategies = checkStrategies(body.strategies);
       const customPlugins = checkCustomPlugins(categories, body.custom_plugins);
-      checkCampaignSize(body.num_tests, categories.length, strategies.length);
       const options = parseOptions(body.provider_config as Record<string, unknown> | null | undefined);
       const target = await resolveTarget(teamId, body, options);
+      const llm = deps.llm !== undefined;
+      checkCampaignSize({ numTests: body.num_tests, categories, strategies: strategies.length, accessLevel: target.accessLevel, llm });
       checkRunnable(categories, customPlugins, target.accessLevel);
       // The seed and the configuration have columns of their own.
       const { seed, dome_config_id: _configId, ...rest } = options;

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import { agentTarget } from '../../../connector/target.js';
 import type { AgentConnector, AgentTarget } from '../../../connector/types.js';
-import { decryptSecret } from '../../../crypto/keys.js';
+import { openAgentKey } from '../../../crypto/keys.js';
 import type { DB } from '../../../db/schema.js';
 import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
@@ -65,7 +65,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     if (evaluation === undefined || evaluation.status !== 'running' || evaluation.job_id !== context.id) return;
     const agent = await findAgentRow(db, evaluation.agent_id);
     if (agent === undefined) throw new Error('The agent was deleted');
-    const target = agentTarget(agent, openKey(agent.api_key_enc));
+    const target = agentTarget(agent, openAgentKey(options.agentSecrets, agent.api_key_enc));
     /** Every write of the run: only while it holds its job and the evaluation still runs that job. */
     const update = (patch: Parameters<typeof updateRunOf>[3]) => context.fenced((trx) => updateRunOf(trx, evaluation.id, context.id, patch));
 
@@ -137,15 +137,6 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     if (loggedErrors > MAX_LOGGED_ERRORS) await context.log(`${loggedErrors - MAX_LOGGED_ERRORS} more agent errors not logged`, 'warn');
     const completed = await completeRun(db, context.fenced, { evaluation, jobId: context.id }, plan, now());
     await context.log(completed ? `Completed: ${batches.done} prompts, ${batches.errors} errors` : 'The evaluation stopped before its scores were written');
-  }
-
-  function openKey(sealed: string | null): string | null {
-    if (sealed === null) return null;
-    try {
-      return decryptSecret(options.agentSecrets, sealed);
-    } catch {
-      throw new Error("The agent's API key cannot be decrypted (was WARDEN_SECRET_KEY changed?)");
-    }
   }
 
   /** A run stopped by a restart says so until a worker resumes it. */

@@ -11,6 +11,7 @@ import { judge } from '../../../redteam/judge.js';
 import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
 import { planAttacks } from '../../../redteam/plan.js';
 import type { AttackRunner } from '../../../redteam/run-attack.js';
+import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
 import type { AttackCase, RedteamLlm, SendTurns, Strategy } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
 import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
@@ -18,7 +19,7 @@ import { findCampaign, findDomeConfig, insertFindings, storedAttackIds, updateAc
 import { attackAll, clip } from './attack-loop.js';
 import { findingWriter } from './findings.js';
 import { completeCampaign } from './outcome.js';
-import { planCampaign } from './planning.js';
+import { MAX_CAMPAIGN_ATTACKS, planCampaign } from './planning.js';
 import { runStaticPass } from './static-pass.js';
 import { campaignTarget } from './target.js';
 
@@ -102,6 +103,15 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       if (!(await update({ cases: JSON.stringify(cases), updated_at: now() }))) return;
     }
     const attacks = planAttacks(cases, JSON.parse(campaign.strategies) as Strategy[], campaign.seed);
+    // The creation checked the most the plan could reach; what was planned is checked here (a
+    // language model configured since, or a campaign stored before that check).
+    const planned = attacks.length + (source === null ? 0 : MAX_STATIC_FINDINGS);
+    if (planned > MAX_CAMPAIGN_ATTACKS) {
+      throw new Error(
+        `The plan has ${attacks.length} attacks${source === null ? '' : ` and up to ${MAX_STATIC_FINDINGS} white-box findings`}, ` +
+          `more than the ${MAX_CAMPAIGN_ATTACKS} a campaign may plan: lower num_tests, the categories or the strategies, or split the campaign`,
+      );
+    }
     const stored = await storedAttackIds(db, campaign.id);
     const queue = attacks.map((attack, seq) => ({ attack, seq })).filter(({ attack }) => !stored.has(attack.id));
     const total = attacks.length + (source === null ? 0 : 3);

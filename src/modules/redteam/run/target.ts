@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { agentTarget, sameKeyOrigin, urlTarget, type AgentProtocol, type AgentTarget } from '../../../connector/index.js';
-import { decryptSecret } from '../../../crypto/keys.js';
+import { openAgentKey } from '../../../crypto/keys.js';
 import { fromJsonColumn } from '../../../db/json-columns.js';
 import type { AgentsTable, DB } from '../../../db/schema.js';
 import { NO_KNOWLEDGE, type AgentKnowledge } from '../../../redteam/types.js';
@@ -48,7 +48,7 @@ export async function campaignTarget(
   campaign: CampaignRow,
   options: CampaignOptions & { target?: 'agent' | 'url' },
 ): Promise<CampaignTarget> {
-  const campaignKey = campaign.agent_api_key_enc === null ? null : decryptSecret(agentSecrets, campaign.agent_api_key_enc);
+  const campaignKey = openAgentKey(agentSecrets, campaign.agent_api_key_enc);
   // The agent's row is gone (agent_id set null by the deletion): its campaign stops rather than attack its URL bare.
   if (campaign.agent_id === null && options.target === 'agent') throw new Error('The agent was deleted');
   if (campaign.agent_id === null) {
@@ -68,7 +68,7 @@ export async function campaignTarget(
   if (campaignKey !== null && !sameKeyOrigin(campaign.agent_url, agent.agent_url)) {
     throw new Error("The agent's URL moved to another origin since the campaign was created: the campaign's key is not sent there (start a new campaign)");
   }
-  const agentKey = campaignKey ?? (agent.api_key_enc === null ? null : decryptSecret(agentSecrets, agent.api_key_enc));
+  const agentKey = campaignKey ?? openAgentKey(agentSecrets, agent.api_key_enc);
   const target = agentTarget(agent, agentKey);
   if (campaign.agent_model_name !== null) target.modelName = campaign.agent_model_name;
   const whiteBox = campaign.access_level === 'white_box' ? fromJsonColumn<Record<string, unknown>>(agent.white_box_config) : null;
