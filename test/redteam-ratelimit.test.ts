@@ -100,6 +100,7 @@ describe('fairness between teams: campaigns', () => {
     for (const id of ids) {
       const waiting = await waitForCampaign(app.app, a, id, (s) => /^Waiting at \d+ of \d+ attacks/.test(s.status_message ?? ''), 5_000);
       expect(waiting.status).toBe('running');
+      await waitFor(async () => (await findJobsBySubject(app.database.db, id))[0]?.status === 'queued', 'the job to give its slot back', 5_000);
       const [job] = await findJobsBySubject(app.database.db, id);
       expect(job).toMatchObject({ status: 'queued', attempt: 1, lockedBy: null });
       const { not_before } = await app.database.db.selectFrom('jobs').select('not_before').where('subject_id', '=', id).executeTakeFirstOrThrow();
@@ -174,6 +175,8 @@ describe('a campaign that gave its slot back', () => {
     const target = await registerAgent(t.app, token, agent);
     const id = await startCampaign(t.app, token, { agent_id: target.id, ...CAMPAIGN });
     await waitForCampaign(t.app, token, id, (s) => /^Waiting at 5 of 18 attacks/.test(s.status_message ?? ''), 20_000);
+    // The message is written before the run returns; the job is given back just after.
+    await waitFor(async () => (await findJobsBySubject(t.database.db, id))[0]?.status === 'queued', 'the job to give its slot back', 5_000);
     const [job] = await findJobsBySubject(t.database.db, id);
     expect(job).toMatchObject({ status: 'queued', lockedBy: null });
     const before = await t.database.db.selectFrom('redteam_findings').select(['attack_id', 'attack_prompt']).where('campaign_id', '=', id).execute();
