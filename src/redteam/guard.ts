@@ -27,7 +27,7 @@ export function guardedExchange(send: SendTurns, guard: GuardScanner | undefined
       if (input.flagged) outgoing = [...turns.slice(0, -1), { role: 'user', content: input.response_string }];
     }
     const answer = await send(outgoing, options);
-    if (!answer.ok) return { ok: false, error: answer.error };
+    if (!answer.ok) return { ok: false, error: answer.error, status: answer.status, retryAfterMs: answer.retryAfterMs };
     if (!guard) return { ok: true, response: answer.text, contextId: answer.contextId };
     const output = await guard('output', answer.text);
     if (!output.flagged) return { ok: true, response: answer.text, contextId: answer.contextId };

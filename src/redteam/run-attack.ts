@@ -21,7 +21,7 @@ export type ExchangeResult =
       guardedBy?: string[] | undefined;
       unguardedResponse?: string | undefined;
     }
-  | { ok: false; error: string };
+  | { ok: false; error: string; status?: number | undefined; retryAfterMs?: number | undefined };
 
 /** Writes the next message of a crescendo below the request (a language model); null: use the script. */
 export type CrescendoSteer = (input: {

@@ -153,7 +153,16 @@ export interface GuardScan {
 
 /** Sends a conversation to the agent: the connector, bound to the campaign's target. */
 export type SendTurns = (turns: readonly Turn[], options: { signal: AbortSignal; contextId?: string | undefined }) => Promise<
-  { ok: true; text: string; contextId?: string | undefined } | { ok: false; error: string; kind: string }
+  | { ok: true; text: string; contextId?: string | undefined }
+  | {
+      ok: false;
+      error: string;
+      kind: string;
+      /** The agent's HTTP status (429: it is rate-limiting). */
+      status?: number | undefined;
+      /** The agent asked to wait this long and the caller said not to wait (the connector's `maxRetryAfterMs`). */
+      retryAfterMs?: number | undefined;
+    }
 >;
 
 /** A chat model, as the attacker, the crescendo steerer and the judge use it. */

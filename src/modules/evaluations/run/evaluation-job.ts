@@ -7,12 +7,12 @@ import { openAgentKey } from '../../../crypto/keys.js';
 import type { DB } from '../../../db/schema.js';
 import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
+import { dispatch, MAX_RETRY_AFTER_IN_SLOT_MS, rateLimitOutcome, type SendOutcome } from '../../../jobs/dispatch.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
 import { boundResultTexts } from '../result-bounds.js';
 import { completeRun } from './complete.js';
 import { converse, type ConversationResult } from './converse.js';
-import { dispatch, type SendOutcome } from './dispatch.js';
 import { cancelledMessage, failedMessage, PLANNING_MESSAGE, progressMessage } from './messages.js';
 import { buildPlan, unitsOf, type PlannedPrompt, type Unit } from './plan.js';
 import { createResultBatches, type ResultBatches } from './result-batches.js';
@@ -39,11 +39,6 @@ export interface EvaluationRunOptions {
   batchIntervalMs?: number;
 }
 
-/**
- * An agent that asks to wait longer than this (Retry-After) is not waited in the job's slot: the
- * job gives its slot back and resumes then (docs/jobs.md, "Fairness").
- */
-export const MAX_RETRY_AFTER_IN_SLOT_MS = 5_000;
 /** Agent errors written to the run's log, so that a failing agent does not flood it. */
 const MAX_LOGGED_ERRORS = 20;
 
@@ -166,10 +161,9 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     for (const prompt of unit) {
       const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal, MAX_RETRY_AFTER_IN_SLOT_MS);
       if (!answer.ok && answer.kind === 'cancelled') return null;
-      // The agent asked to wait long: the job gives its slot back and sends this unit again then
-      // (nothing of it is kept); past the deferral budget, the answer counts as below.
-      if (!answer.ok && answer.retryAfterMs !== undefined && scope.defer(answer.retryAfterMs, 'the agent asked to retry later')) return null;
-      if (!answer.ok && answer.status === 429 && !scope.lastTry) return 'rate-limited';
+      // The agent asked to wait long (the job gives its slot back) or still answers 429: nothing of the unit is kept, it is sent again.
+      const limited = answer.ok ? undefined : rateLimitOutcome(answer, scope.lastTry, scope.defer);
+      if (limited !== undefined) return limited;
       answers.push({ prompt, answer });
     }
     const verdicts = new Map<string, PromptVerdict>();

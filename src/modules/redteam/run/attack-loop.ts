@@ -1,7 +1,9 @@
 import { setMaxListeners } from 'node:events';
+import { dispatch, rateLimitOutcome, type SendOutcome } from '../../../jobs/dispatch.js';
+import type { JobContext } from '../../../jobs/types.js';
 import { caughtBy, type CandidateGuard, type GuardScanner } from '../../../redteam/guard.js';
 import { runAttack, type AttackRunner } from '../../../redteam/run-attack.js';
-import type { PlannedAttack } from '../../../redteam/types.js';
+import type { AttackOutcome, PlannedAttack } from '../../../redteam/types.js';
 import type { NewFinding } from '../redteam.repo.js';
 import { findingRow } from './findings.js';
 
@@ -26,13 +28,20 @@ export interface AttackLoopInput {
   now(): number;
   log(line: string, level?: 'info' | 'warn'): void;
   signal: AbortSignal;
+  /** The job's deferral: the agent asked to wait long (docs/jobs.md, "Deferral"). */
+  deferFor: JobContext['deferFor'];
 }
 
 /**
- * Sends the attacks `concurrency` at a time, judges them (./run-attack.ts), says which guard
- * would have caught each that worked, and writes each finding. Stops when the job's signal
- * aborts, when a write fails, or when the first attacks all fail without one answer.
- * Resolves whether any attack got an answer, and the first error.
+ * Sends the attacks `concurrency` at a time (the shared dispatcher, src/jobs/dispatch.ts),
+ * judges them (./run-attack.ts), says which guard would have caught each that worked, and
+ * writes each finding. The agent's rate limiting is treated as an evaluation treats it: an
+ * attack the agent still answers 429 goes back to the end of the line and sending slows down;
+ * an agent that asks to wait longer than a few seconds makes the job give its slot back
+ * (`deferFor`), and the attack is sent again, whole, when the job resumes. Nothing of such an
+ * attack is written. Stops when the job's signal aborts, when a write fails, or when the first
+ * attacks all fail without one answer. Resolves whether any attack got an answer, and the
+ * first error.
  */
 export async function attackAll(input: AttackLoopInput): Promise<{ answered: boolean; firstError: string | undefined }> {
   const local = new AbortController();
@@ -42,45 +51,66 @@ export async function attackAll(input: AttackLoopInput): Promise<{ answered: boo
   let answered = input.answeredBefore;
   let errorsInARow = 0;
   let loggedErrors = 0;
-  let failure: Error | undefined;
   let firstError: string | undefined;
-  let next = 0;
 
-  const stop = (error: Error) => {
-    failure ??= error;
-    local.abort();
-  };
+  type Item = AttackLoopInput['queue'][number];
 
-  const worker = async () => {
-    while (!sending.aborted) {
-      const item = input.queue[next++];
-      if (item === undefined) return;
-      const outcome = await runAttack(item.attack, input.runner, sending);
-      if (sending.aborted) return;
-      if (outcome.error !== null) {
-        errorsInARow += 1;
-        firstError ??= outcome.error;
-        if (loggedErrors++ < MAX_LOGGED_ERRORS) input.log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
-        if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) {
-          // The connector's message already says what went wrong ("the agent could not be reached: …", "the agent answered HTTP 500…").
-          return stop(new Error(`No attack got an answer from the agent (the first ${ERRORS_BEFORE_GIVING_UP} all failed): ${clip(outcome.error)}`));
+  /** One attack, whole: null when stopped (or the job gave its slot back), `rate-limited` to send it again later. */
+  async function send(item: Item, lastTry: boolean): Promise<SendOutcome<{ item: Item; outcome: AttackOutcome; row: NewFinding }>> {
+    // The attack's own signal: aborted at its first rate-limited answer (the rest of it would be wasted).
+    const attempt = new AbortController();
+    const signal = AbortSignal.any([sending, attempt.signal]);
+    setMaxListeners(0, signal);
+    let held: 'rate-limited' | null | undefined;
+    const runner: AttackRunner = {
+      ...input.runner,
+      exchange: async (turns, options) => {
+        const result = await input.runner.exchange(turns, { ...options, signal });
+        if (!result.ok && held === undefined) {
+          held = rateLimitOutcome(result, lastTry, input.deferFor);
+          if (held !== undefined) attempt.abort();
         }
-      } else {
-        answered = true;
-        errorsInARow = 0;
-      }
-      const goal = item.attack.case.goal;
-      const rejudge = (answer: string) => input.runner.judge(goal, answer, { prompt: outcome.prompt, signal: sending });
-      const catches = outcome.verdict?.succeeded ? await caughtBy(outcome, input.candidates, rejudge) : null;
-      try {
-        await input.write(findingRow(input.campaignId, item.seq, outcome, catches, input.now()));
-      } catch (error) {
-        return stop(error instanceof Error ? error : new Error(String(error)));
-      }
+        return result;
+      },
+    };
+    let outcome: AttackOutcome;
+    try {
+      outcome = await runAttack(item.attack, runner, signal);
+    } catch (error) {
+      if (held !== undefined || sending.aborted) return held ?? null;
+      throw error;
     }
-  };
+    if (held !== undefined) return held;
+    if (sending.aborted) return null;
+    const goal = item.attack.case.goal;
+    const rejudge = (answer: string) => input.runner.judge(goal, answer, { prompt: outcome.prompt, signal: sending });
+    const catches = outcome.verdict?.succeeded ? await caughtBy(outcome, input.candidates, rejudge) : null;
+    if (sending.aborted) return null;
+    return { item, outcome, row: findingRow(input.campaignId, item.seq, outcome, catches, input.now()) };
+  }
 
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(input.concurrency, input.queue.length)) }, worker));
-  if (failure) throw failure;
+  async function accept({ item, outcome, row }: { item: Item; outcome: AttackOutcome; row: NewFinding }): Promise<void> {
+    if (outcome.error !== null) {
+      errorsInARow += 1;
+      firstError ??= outcome.error;
+      if (loggedErrors++ < MAX_LOGGED_ERRORS) input.log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
+      if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) {
+        local.abort();
+        // The connector's message already says what went wrong ("the agent could not be reached: …", "the agent answered HTTP 500…").
+        throw new Error(`No attack got an answer from the agent (the first ${ERRORS_BEFORE_GIVING_UP} all failed): ${clip(outcome.error)}`);
+      }
+    } else {
+      answered = true;
+      errorsInARow = 0;
+    }
+    try {
+      await input.write(row);
+    } catch (error) {
+      local.abort();
+      throw error;
+    }
+  }
+
+  await dispatch({ units: input.queue, concurrency: input.concurrency, signal: sending, send, accept, stopped: () => false });
   return { answered, firstError };
 }

@@ -4,6 +4,7 @@ import type { AgentConnector } from '../../../connector/types.js';
 import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
 import { detectorLlm } from '../../../guard/llm.js';
+import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { chatText } from '../../../llm/client.js';
 import { CANDIDATE_GUARDS, candidateConfig, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
@@ -123,8 +124,10 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const guard = await guardOf(campaign, signal);
     if (guard) log(`Attacks go through the Dome configuration ${campaign.dome_config_id}, as Warden's gateway would send them`);
     const send: SendTurns = async (turns, sendOptions) => {
-      const result = await options.connector.send(target, turns, sendOptions);
-      return result.ok ? { ok: true, text: result.text, contextId: result.contextId } : { ok: false, error: result.error, kind: result.kind };
+      // A longer Retry-After is not waited in the job's slot: the attack loop gives the slot back (docs/jobs.md, "Deferral").
+      const result = await options.connector.send(target, turns, { ...sendOptions, maxRetryAfterMs: MAX_RETRY_AFTER_IN_SLOT_MS });
+      if (result.ok) return { ok: true, text: result.text, contextId: result.contextId };
+      return { ok: false, error: result.error, kind: result.kind, status: result.status, retryAfterMs: result.retryAfterMs };
     };
     const judgeContext = {
       systemPrompt: target.systemPrompt ?? null,
@@ -167,12 +170,20 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
         now,
         log,
         signal,
+        deferFor: context.deferFor,
       });
       await writer.flush();
     } finally {
       writer.close();
     }
-    if (signal.aborted) return;
+    if (signal.aborted) {
+      // Given back until the agent's Retry-After: says so until a worker resumes it (the findings stored stay).
+      if (signal.reason === 'deferred') {
+        const waiting = `Waiting at ${done} of ${total} attacks: the agent asked to retry later; resumes then`;
+        await update({ status_message: waiting, updated_at: now() }).catch(() => false);
+      }
+      return;
+    }
     if (!outcome.answered && outcome.firstError !== undefined) {
       throw new Error(`No attack got an answer from the agent: ${clip(outcome.firstError)}`);
     }

@@ -1,4 +1,10 @@
+/**
+ * Sends a job's units of work to an agent a bounded number at a time, and treats the agent's
+ * rate limiting the same way for every job that calls agents (evaluations, red-team campaigns:
+ * docs/jobs.md, "Fairness" and "Deferral").
+ */
 import { setTimeout as delay } from 'node:timers/promises';
+import type { JobContext } from './types.js';
 
 /** What sending one unit gave: its results, `rate-limited` (the agent kept answering 429), or null (stopped during a call). */
 export type SendOutcome<R> = R | 'rate-limited' | null;
@@ -19,6 +25,30 @@ export interface DispatchOptions<U, R> {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Milliseconds (injected with `sleep` in tests). */
   now?: () => number;
+}
+
+/**
+ * An agent that asks to wait longer than this (Retry-After) is not waited in the job's slot: the
+ * job gives its slot back and resumes then (docs/jobs.md, "Deferral"). Passed to the connector
+ * as `maxRetryAfterMs`.
+ */
+export const MAX_RETRY_AFTER_IN_SLOT_MS = 5_000;
+
+/**
+ * What an agent's failed call means for the unit that made it: `null` when the job gave its slot
+ * back (the agent asked to wait past MAX_RETRY_AFTER_IN_SLOT_MS; the unit is dropped and sent
+ * again when the job resumes), `rate-limited` when the agent still answered 429 and the unit may
+ * go back to the end of the line, `undefined` when the failure counts (stored as the unit's error).
+ */
+export function rateLimitOutcome(
+  failure: { status?: number | undefined; retryAfterMs?: number | undefined },
+  lastTry: boolean,
+  deferFor: JobContext['deferFor'],
+): 'rate-limited' | null | undefined {
+  // Past the deferral budget deferFor answers false: the answer counts as below.
+  if (failure.retryAfterMs !== undefined && deferFor(failure.retryAfterMs, 'the agent asked to retry later')) return null;
+  if (failure.status === 429 && !lastTry) return 'rate-limited';
+  return undefined;
 }
 
 /** Times a unit goes back to the end of the line for answering 429, before its answer counts as an error. */
