@@ -12,18 +12,7 @@ import { classify, classifyDetailed, MIN_WORDS, shippedClassifier, type Classifi
 import { SINGLE_SEGMENT_MAX } from './injection-features.js';
 import { DEFAULT_SCORE_THRESHOLD } from './prompt-injection.js';
 import { normalizeForMatching } from './text-normalize.js';
-
-/** A small deterministic generator (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../../attacks/random.js';
 
 /** Points whose true P(attack) is sigmoid(a·margin + b + c·ln(segments)). */
 function sample(a: number, b: number, c: number, n: number, seed: number): CalibrationPoint[] {
