@@ -35,6 +35,8 @@ const ENGINE_INDEPENDENT = [
   'test/connector-resilience.test.ts',
   'test/npm-start.test.ts',
   'test/cli.test.ts',
+  'test/warden-cli.test.ts', // the CLI is a client of the API: the engine behind it is the API's business
+  'test/mcp.test.ts', // likewise: every MCP tool is a call of the public API
   'test/docs-examples.test.ts',
 ];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
