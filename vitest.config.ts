@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -49,9 +50,19 @@ if (!postgresUrl) {
   console.log(`warden tests: NOT RUN: ${POSTGRES_SERVER_ONLY.join(', ')} (needs a PostgreSQL server: set WARDEN_TEST_POSTGRES_URL)`);
 }
 
+/**
+ * Test files at once. Vitest's default is one less than the cores: one file at a time on a
+ * 2-core machine (CI's), although most files spend their time waiting on loopback agents,
+ * job runners and child processes rather than computing. Each file has its own database (a
+ * temporary SQLite file, a PostgreSQL schema of its own) and its own ports, so files do not
+ * share state; at least 3 at once keeps the cores busy. WARDEN_TEST_WORKERS overrides it.
+ */
+const maxWorkers = Number(process.env.WARDEN_TEST_WORKERS) || Math.max(availableParallelism() - 1, 3);
+
 export default defineConfig({
   test: {
     environment: 'node',
+    maxWorkers,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/summary-reporter.ts'],
