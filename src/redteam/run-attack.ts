@@ -4,7 +4,7 @@
  * conversation for crescendo (./crescendo.ts). The agent is reached through `exchange` (the
  * connector, with the agent's applied guard in front when there is one: ./guard.ts).
  */
-import { isRefusal } from '../attacks/refusal.js';
+import { isRefusal } from '../verdict/refusal.js';
 import type { Turn } from '../connector/types.js';
 import { MAX_CRESCENDO_TURNS, nextRung, RUNGS, scriptedMessage } from './crescendo.js';
 import { deliver, variation } from './strategies.js';
