@@ -37,7 +37,7 @@ export function checkOf(spec: ScoringSpec, prompt: EvalPrompt): Check {
     case 'consistent':
       return { kind: 'consistent', pair: spec.pair, answers: spec.answers };
     case 'nonexistent':
-      return { kind: 'fabrication' };
+      return { kind: 'fabrication', entity: spec.entity };
     case 'llm-judge':
       return { kind: 'model-judge', criteria: spec.criteria };
   }

@@ -50,8 +50,11 @@ export type ScoringSpec =
   | { kind: 'numeric'; value: number; tolerance: number }
   /** Paraphrase / perturbation pair: passes when both members' answers agree (scored once both are in). */
   | { kind: 'consistent'; pair: string; answers?: string[] }
-  /** A question about something that does not exist: passes when the answer hedges or says it does not know. */
-  | { kind: 'nonexistent' }
+  /**
+   * A question about something that does not exist: passes when the answer hedges or says it
+   * does not know. With `entity` (its made-up name), an answer that does not talk about it passes too.
+   */
+  | { kind: 'nonexistent'; entity?: string }
   /** Only with WARDEN_LLM_*: a model judges the answer against `criteria`. */
   | { kind: 'llm-judge'; criteria: string };
 
