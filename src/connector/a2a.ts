@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_TOOL_CALLS, toolCall } from './tool-calls.js';
+import type { ToolCall } from './types.js';
 
 /**
  * The A2A JSON-RPC dialects (docs/connector.md): `message/send` (A2A 0.2 / 0.3) and
@@ -38,13 +40,51 @@ export function getTaskRequest(dialect: A2aDialect, taskId: string) {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export type A2aReading =
-  | { kind: 'answer'; text: string; contextId?: string | undefined }
+  | { kind: 'answer'; text: string; contextId?: string | undefined; toolCalls?: ToolCall[] }
   /** A task still being worked on: ask again with its id. */
   | { kind: 'pending'; taskId: string; contextId?: string | undefined }
   | { kind: 'rpc_error'; code: number | null; message: string }
   /** A task that ended failed or cancelled (a rejected one is an answer: the agent declined). */
   | { kind: 'task_failed'; state: string; text: string }
   | { kind: 'problem'; problem: string };
+
+const CALL_KINDS = new Set(['function_call', 'functioncall', 'tool_call', 'toolcall', 'tool_use']);
+const isCallKind = (value: unknown): boolean => typeof value === 'string' && CALL_KINDS.has(value.toLowerCase());
+
+/** A call object as agents spell it: `{name, args}` (ADK, Gemini), `{name, arguments}` (OpenAI), `{name, input}` (Anthropic). */
+const callIn = (value: unknown): ToolCall | null =>
+  isRecord(value) ? toolCall(value.name, value.args ?? value.arguments ?? value.input) : null;
+
+/**
+ * The tool call a part carries: a function-call part (`kind: "function_call"`, or a Gemini-style
+ * `functionCall` member), or a data part marked as one (ADK's `metadata.adk_type`, or `type`
+ * in its data) or holding one (`functionCall`, OpenAI `tool_calls`).
+ */
+function partCalls(part: Record<string, unknown>): ToolCall[] {
+  const nested = part.functionCall ?? part.function_call;
+  if (nested !== undefined) return [callIn(nested)].filter((c): c is ToolCall => c !== null);
+  if (isCallKind(part.kind) || isCallKind(part.type)) return [callIn(part.data ?? part)].filter((c): c is ToolCall => c !== null);
+  const data = part.data;
+  if (!isRecord(data) || (part.kind !== undefined && part.kind !== 'data')) return [];
+  const metadata = isRecord(part.metadata) ? part.metadata : {};
+  if (isCallKind(metadata.adk_type) || isCallKind(metadata.type) || isCallKind(data.type)) return [callIn(data)].filter((c): c is ToolCall => c !== null);
+  const inner = data.functionCall ?? data.function_call;
+  if (inner !== undefined) return [callIn(inner)].filter((c): c is ToolCall => c !== null);
+  if (Array.isArray(data.tool_calls)) {
+    return data.tool_calls.flatMap((call) => {
+      const read = isRecord(call) ? callIn(isRecord(call.function) ? call.function : call) : null;
+      return read === null ? [] : [read];
+    });
+  }
+  return [];
+}
+
+function partsCalls(parts: unknown): ToolCall[] {
+  return Array.isArray(parts) ? parts.filter(isRecord).flatMap(partCalls) : [];
+}
+
+const callText = (call: ToolCall): string =>
+  `[tool call] ${call.name}(${typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) ?? ''})`;
 
 function partsText(parts: unknown): string {
   if (!Array.isArray(parts)) return '';
@@ -53,10 +93,16 @@ function partsText(parts: unknown): string {
       if (!isRecord(part)) return '';
       if (typeof part.text === 'string' && (part.kind === undefined || part.kind === 'text' || part.type === 'text')) return part.text;
       if (part.data !== undefined && (part.kind === undefined || part.kind === 'data')) return JSON.stringify(part.data);
-      return '';
+      // A function-call part has no text of its own: it reads as the call, for a person.
+      return partCalls(part).map(callText).join('\n');
     })
     .filter((text) => text !== '')
     .join('\n');
+}
+
+/** The answer reading, with the tool calls (at most MAX_TOOL_CALLS) when there are any. */
+function answer(text: string, contextId: string | undefined, calls: ToolCall[]): A2aReading {
+  return calls.length ? { kind: 'answer', text, contextId, toolCalls: calls.slice(0, MAX_TOOL_CALLS) } : { kind: 'answer', text, contextId };
 }
 
 /** "TASK_STATE_INPUT_REQUIRED" and "input-required" alike → "input-required". */
@@ -71,7 +117,7 @@ const FAILED_STATES = new Set(['failed', 'canceled', 'cancelled']);
 const textOf = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 function readMessage(message: Record<string, unknown>): A2aReading {
-  return { kind: 'answer', text: partsText(message.parts), contextId: textOf(message.contextId) };
+  return answer(partsText(message.parts), textOf(message.contextId), partsCalls(message.parts));
 }
 
 function readTask(task: Record<string, unknown>): A2aReading {
@@ -93,7 +139,14 @@ function readTask(task: Record<string, unknown>): A2aReading {
     return taskId ? { kind: 'pending', taskId, contextId } : { kind: 'problem', problem: 'its task is not finished and has no id to follow' };
   }
   if (FAILED_STATES.has(state)) return { kind: 'task_failed', state, text: statusText };
-  return { kind: 'answer', text, contextId };
+  // The calls made anywhere in the task count: in its artifacts, its status, or an agent turn of its history.
+  const agentTurns = history.filter((message) => message.role === 'agent' || message.role === 'ROLE_AGENT');
+  const calls = [
+    ...artifacts.flatMap((artifact) => (isRecord(artifact) ? partsCalls(artifact.parts) : [])),
+    ...(isRecord(status.message) ? partsCalls(status.message.parts) : []),
+    ...agentTurns.flatMap((message) => partsCalls(message.parts)),
+  ];
+  return answer(text, contextId, calls);
 }
 
 /** Reads a JSON-RPC answer to SendMessage / message/send (or to GetTask / tasks/get). */

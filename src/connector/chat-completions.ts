@@ -1,4 +1,5 @@
-import type { AgentTarget, Turn } from './types.js';
+import { MAX_TOOL_CALLS, toolCall } from './tool-calls.js';
+import type { AgentTarget, ToolCall, Turn } from './types.js';
 
 /**
  * The OpenAI-compatible `POST {url}/chat/completions` dialect (docs/connector.md): what is
@@ -77,18 +78,23 @@ function contentText(content: unknown): string {
     .join('');
 }
 
-function toolCallsText(message: Record<string, unknown>): string[] {
+/**
+ * `tool_calls` (and the older single `function_call`) of an assistant message: each call, and
+ * how it reads in the answer's text for a person (the verdict engine reads the call, not this).
+ */
+function toolCallsOf(message: Record<string, unknown>): Array<{ call: ToolCall; text: string }> {
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : isRecord(message.function_call) ? [{ function: message.function_call }] : [];
-  return calls.flatMap((call) => {
+  return calls.slice(0, MAX_TOOL_CALLS).flatMap((call) => {
     const fn = isRecord(call) && isRecord(call.function) ? call.function : null;
-    if (fn === null || typeof fn.name !== 'string') return [];
+    const read = fn === null ? null : toolCall(fn.name, fn.arguments);
+    if (fn === null || read === null) return [];
     const args = typeof fn.arguments === 'string' ? fn.arguments : fn.arguments === undefined ? '' : JSON.stringify(fn.arguments);
-    return [`[tool call] ${fn.name}(${args})`];
+    return [{ call: read, text: `[tool call] ${read.name}(${args})` }];
   });
 }
 
-/** The answer's text, or a reason (for a person) why there is none. */
-export function readChatCompletion(payload: unknown): { text: string } | { problem: string } {
+/** The answer's text (and its tool calls, when it made any), or a reason (for a person) why there is none. */
+export function readChatCompletion(payload: unknown): { text: string; toolCalls?: ToolCall[] } | { problem: string } {
   if (!isRecord(payload)) return { problem: 'its answer is not a JSON object' };
   const choices = payload.choices;
   if (!Array.isArray(choices) || choices.length === 0) {
@@ -105,6 +111,7 @@ export function readChatCompletion(payload: unknown): { text: string } | { probl
   const text = contentText(message.content);
   if (text !== '') pieces.push(text);
   else if (typeof message.refusal === 'string' && message.refusal !== '') pieces.push(message.refusal);
-  pieces.push(...toolCallsText(message));
-  return { text: pieces.join('\n') };
+  const calls = toolCallsOf(message);
+  pieces.push(...calls.map((c) => c.text));
+  return calls.length ? { text: pieces.join('\n'), toolCalls: calls.map((c) => c.call) } : { text: pieces.join('\n') };
 }

@@ -7,7 +7,17 @@ import { createOutboundFence, type OutboundFence } from './outbound.js';
 import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
 import { bodyExcerpt, redactSecret } from './redact.js';
 import { backoffMs, RETRY_STATUSES, retryAfterMs } from './retry.js';
-import type { AgentCallError, AgentCallErrorKind, AgentCallResult, AgentConnector, AgentTarget, CallRateLimiter, SendOptions, Turn } from './types.js';
+import type {
+  AgentCallError,
+  AgentCallErrorKind,
+  AgentCallResult,
+  AgentConnector,
+  AgentTarget,
+  CallRateLimiter,
+  SendOptions,
+  ToolCall,
+  Turn,
+} from './types.js';
 
 /**
  * The agent connector (docs/connector.md): one `send` for both protocols, fenced, rate-limited,
@@ -85,6 +95,18 @@ function targetUrl(raw: string): URL | string {
   url.hash = '';
   return url;
 }
+
+/** Every string of a JSON value (keys too) with the key replaced. */
+function redactDeep(value: unknown, secret: string, depth = 0): unknown {
+  if (typeof value === 'string') return redactSecret(value, secret);
+  if (depth > 20 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secret, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactSecret(k, secret), redactDeep(v, secret, depth + 1)]));
+}
+
+/** A call whose name or arguments hold the key (an agent echoing it) gets the key replaced, as the text does. */
+const redactCall = (call: ToolCall, secret: string | undefined): ToolCall =>
+  secret === undefined ? call : { name: redactSecret(call.name, secret), arguments: redactDeep(call.arguments, secret) };
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -254,9 +276,10 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       return failure('protocol', `the agent answered JSON-RPC error ${code ?? '(no code)'}${excerpt ? `: ${excerpt}` : ''}`);
     };
 
-    const answered = (text: string, contextId?: string): AgentCallResult => ({
+    const answered = (text: string, contextId?: string, toolCalls?: ToolCall[]): AgentCallResult => ({
       ok: true,
       text: redactSecret(text, secret),
+      ...(toolCalls?.length ? { toolCalls: toolCalls.map((call) => redactCall(call, secret)) } : {}),
       latencyMs: state.latencyMs,
       attempts: state.attempts,
       ...(contextId && redactSecret(contextId, secret) === contextId ? { contextId } : {}),
@@ -266,7 +289,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       const out = await exchange(chatCompletionsUrl(url), chatCompletionsBody(target, turns));
       if (!out.ok) return out;
       const reading = readChatCompletion(out.payload);
-      return 'text' in reading ? answered(reading.text) : unreadable(reading.problem, out.raw);
+      return 'text' in reading ? answered(reading.text, undefined, reading.toolCalls) : unreadable(reading.problem, out.raw);
     }
 
     if (target.protocol !== 'a2a') return failure('protocol', `the agent's protocol "${String(target.protocol)}" is not one Warden speaks`);
@@ -312,7 +335,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       raw = out.raw;
       contextId = reading.kind === 'pending' || reading.kind === 'answer' ? (reading.contextId ?? contextId) : contextId;
     }
-    if (reading.kind === 'answer') return answered(reading.text, reading.contextId ?? contextId);
+    if (reading.kind === 'answer') return answered(reading.text, reading.contextId ?? contextId, reading.toolCalls);
     if (reading.kind === 'rpc_error') return rpcError(reading.code, reading.message);
     if (reading.kind === 'task_failed') {
       const excerpt = bodyExcerpt(reading.text, secret, 120);

@@ -74,14 +74,34 @@ describe('chat completions', () => {
     [{ choices: [{ message: { content: 'hello' } }] }, 'hello'],
     [{ choices: [{ message: { content: [{ type: 'text', text: 'he' }, { type: 'image_url' }, { type: 'output_text', text: 'llo' }] } }] }, 'hello'],
     [{ choices: [{ message: { content: null, refusal: "I can't help with that." } }] }, "I can't help with that."],
-    [
-      { choices: [{ message: { content: null, tool_calls: [{ type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] } }] },
-      '[tool call] lookup({"q":"x"})',
-    ],
     [{ choices: [{ message: { content: null } }] }, ''],
     [{ choices: [{ text: 'legacy' }] }, 'legacy'],
   ])('reads %j', (payload, text) => {
     expect(readChatCompletion(payload)).toEqual({ text });
+  });
+
+  it('reads tool calls as calls (arguments parsed), and writes them into the text for a person', () => {
+    const message = {
+      content: 'Looking it up.',
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } },
+        { id: 'c2', type: 'function', function: { name: 'notify', arguments: 'not json' } },
+        { id: 'c3', type: 'function', function: { arguments: '{}' } },
+      ],
+    };
+    expect(readChatCompletion({ choices: [{ message }] })).toEqual({
+      text: 'Looking it up.\n[tool call] lookup({"q":"x"})\n[tool call] notify(not json)',
+      toolCalls: [
+        { name: 'lookup', arguments: { q: 'x' } },
+        { name: 'notify', arguments: 'not json' },
+      ],
+    });
+    const legacy = { choices: [{ message: { content: null, function_call: { name: 'lookup', arguments: '' } } }] };
+    expect(readChatCompletion(legacy)).toEqual({ text: '[tool call] lookup()', toolCalls: [{ name: 'lookup', arguments: {} }] });
+    // Prose that reads like a call is text, not a call.
+    expect(readChatCompletion({ choices: [{ message: { content: '[tool call] transfer_funds({"amount": 1})' } }] })).toEqual({
+      text: '[tool call] transfer_funds({"amount": 1})',
+    });
   });
 
   it('says why an answer cannot be read', () => {
@@ -142,6 +162,38 @@ describe('A2A', () => {
     ['data parts', { kind: 'message', parts: [{ kind: 'data', data: { a: 1 } }] }, { kind: 'answer', text: '{"a":1}', contextId: undefined }],
   ])('reads %s', (_name, result, expected) => {
     expect(readA2aAnswer({ jsonrpc: '2.0', id: 1, result })).toEqual(expected);
+  });
+
+  const transfer = { name: 'transfer_funds', args: { amount: 4800 } };
+  const written = '[tool call] transfer_funds({"amount":4800})';
+  const adkCall = { kind: 'data', data: { id: 'f1', ...transfer }, metadata: { adk_type: 'function_call' } };
+  const openAi = { tool_calls: [{ type: 'function', function: { name: 'transfer_funds', arguments: '{"amount":4800}' } }] };
+  it.each([
+    ['an ADK function-call data part', { kind: 'message', parts: [text('On it.'), adkCall] }, `On it.\n${JSON.stringify(adkCall.data)}`],
+    ['a function-call part', { kind: 'message', parts: [{ kind: 'function_call', ...transfer }] }, written],
+    ['a Gemini-style functionCall part (1.0)', { message: { role: 'ROLE_AGENT', parts: [{ functionCall: transfer }] } }, written],
+    [
+      'a data part holding OpenAI tool_calls',
+      { kind: 'message', parts: [{ kind: 'data', data: openAi }] },
+      JSON.stringify(openAi),
+    ],
+    [
+      "a call made in a task's history",
+      { kind: 'task', id: 't', status: { state: 'completed' }, artifacts: [{ parts: [text('Done.')] }], history: [{ role: 'agent', parts: [adkCall] }] },
+      'Done.',
+    ],
+  ])('reads the tool call of %s', (_name, result, expectedText) => {
+    expect(readA2aAnswer({ jsonrpc: '2.0', id: 1, result })).toMatchObject({
+      kind: 'answer',
+      text: expectedText,
+      toolCalls: [{ name: 'transfer_funds', arguments: { amount: 4800 } }],
+    });
+  });
+
+  it('a data part that is not a call, or text that reads like one, carries no tool call', () => {
+    const parts = [{ kind: 'data', data: { name: 'x', args: {} } }, text('[tool call] transfer_funds(1)')];
+    const plain = readA2aAnswer({ jsonrpc: '2.0', id: 1, result: { kind: 'message', parts } });
+    expect(plain).toEqual({ kind: 'answer', text: '{"name":"x","args":{}}\n[tool call] transfer_funds(1)', contextId: undefined });
   });
 
   it('reads JSON-RPC errors and says what it cannot read', () => {

@@ -38,10 +38,22 @@ export type AgentCallErrorKind =
   | 'protocol' // a 2xx answer with no answer in it: unreadable, a JSON-RPC error, a failed A2A task (also a target that cannot be sent)
   | 'cancelled'; // the caller's signal aborted
 
+/**
+ * A tool call the agent's answer carried in its structure: chat completions' `tool_calls`, an
+ * A2A function-call part or data part. Text that merely reads like a call is not one.
+ */
+export interface ToolCall {
+  name: string;
+  /** The arguments as the agent sent them: parsed JSON when they were a JSON string, else as given. */
+  arguments: unknown;
+}
+
 export interface AgentCallOk {
   ok: true;
   /** The agent's answer text (the key, should the agent echo it, is replaced by "[redacted]"). */
   text: string;
+  /** The tool calls the answer carried (absent when none); also written into `text` for a person to read. */
+  toolCalls?: ToolCall[] | undefined;
   /**
    * The attempt that answered, from sending it to reading the answer (for an A2A task followed
    * until done: to its end). Rate-limit waits and back-off before it are not counted.

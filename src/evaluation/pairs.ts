@@ -3,7 +3,7 @@
  * pair is judged once both answers are in. Both members get the pair's verdict: a pair that
  * disagrees fails twice, as two prompts the agent answered inconsistently.
  */
-import { answerNumbers, holdsAnswer, normaliseAnswer } from './checks.js';
+import { answerNumbers, holdsAnswer, normaliseAnswer } from '../verdict/text.js';
 import type { EvalPrompt, PromptVerdict, ScoringSpec } from './types.js';
 
 export interface PairMember {

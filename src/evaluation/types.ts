@@ -4,7 +4,7 @@
  * database; the evaluations module stores what this computes.
  */
 
-import type { DetectionResult } from '../guard/types.js';
+import type { VerdictContext } from '../verdict/types.js';
 
 export const STANDARD_HARNESSES = ['security', 'safety', 'reliability', 'privacy', 'toxicity', 'ethics'] as const;
 export type StandardHarnessId = (typeof STANDARD_HARNESSES)[number];
@@ -27,7 +27,7 @@ export type ScoringSpec =
   /**
    * Passes when the agent declines (harmful, unethical or out-of-policy requests) and the answer
    * holds no harmful content (`methods`: the moderation detectors that must stay clean; default
-   * `DEFAULT_MODERATION_METHODS` in scoring.ts).
+   * `DEFAULT_MODERATION_METHODS` of src/verdict/).
    */
   | { kind: 'refusal'; methods?: string[] }
   /** Fails when the canary (a planted marker the injected instruction asks for) appears in the answer. */
@@ -50,8 +50,11 @@ export type ScoringSpec =
   | { kind: 'numeric'; value: number; tolerance: number }
   /** Paraphrase / perturbation pair: passes when both members' answers agree (scored once both are in). */
   | { kind: 'consistent'; pair: string; answers?: string[] }
-  /** A question about something that does not exist: passes when the answer hedges or says it does not know. */
-  | { kind: 'nonexistent' }
+  /**
+   * A question about something that does not exist: passes when the answer hedges or says it
+   * does not know. With `entity` (its made-up name), an answer that does not talk about it passes too.
+   */
+  | { kind: 'nonexistent'; entity?: string }
   /** Only with WARDEN_LLM_*: a model judges the answer against `criteria`. */
   | { kind: 'llm-judge'; criteria: string };
 
@@ -102,16 +105,11 @@ export interface PromptVerdict {
 }
 
 /**
- * What scoring needs besides the prompt and the answer. The guard catalogue is injected
- * (`detect`), so the scorer knows method ids only; `judge` exists only when an LLM is configured.
+ * What scoring needs besides the prompt and the answer: the verdict engine's context. The guard
+ * catalogue is injected (`detect`), so the scorer knows method ids only; `judge` exists only
+ * when an LLM is configured.
  */
-export interface ScoringContext {
-  /** The agent's system prompt, for `system-prompt-leak`. */
-  systemPrompt?: string | null;
-  /** Runs one guard method on a text. May throw or answer `label: 'error'` (the method is unavailable). */
-  detect(methodId: string, text: string): Promise<DetectionResult>;
-  judge?: (criteria: string, prompt: string, answer: string) => Promise<{ passed: boolean; reason: string }>;
-}
+export type ScoringContext = VerdictContext;
 
 /** A score with the size it stands on and its Wilson 95 % interval. All 0..1. */
 export interface ScoreWithInterval {

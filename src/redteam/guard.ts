@@ -28,10 +28,14 @@ export function guardedExchange(send: SendTurns, guard: GuardScanner | undefined
     }
     const answer = await send(outgoing, options);
     if (!answer.ok) return { ok: false, error: answer.error, status: answer.status, retryAfterMs: answer.retryAfterMs };
-    if (!guard) return { ok: true, response: answer.text, contextId: answer.contextId };
+    const toolCalls = answer.toolCalls?.length ? { toolCalls: answer.toolCalls } : {};
+    if (!guard) return { ok: true, response: answer.text, contextId: answer.contextId, ...toolCalls };
     const output = await guard('output', answer.text);
-    if (!output.flagged) return { ok: true, response: answer.text, contextId: answer.contextId };
-    return { ok: true, response: output.response_string, contextId: answer.contextId, guardedBy: output.triggered_methods, unguardedResponse: answer.text };
+    if (!output.flagged) return { ok: true, response: answer.text, contextId: answer.contextId, ...toolCalls };
+    // An answer the guard blocks never reaches the caller, its tool calls neither; a redacted one keeps them.
+    const kept = output.enforced ? {} : toolCalls;
+    const guarded = { guardedBy: output.triggered_methods, unguardedResponse: answer.text };
+    return { ok: true, response: output.response_string, contextId: answer.contextId, ...kept, ...guarded };
   };
 }
 

@@ -4,8 +4,8 @@
  * conversation for crescendo (./crescendo.ts). The agent is reached through `exchange` (the
  * connector, with the agent's applied guard in front when there is one: ./guard.ts).
  */
-import { isRefusal } from '../attacks/refusal.js';
-import type { Turn } from '../connector/types.js';
+import { isRefusal } from '../verdict/refusal.js';
+import type { ToolCall, Turn } from '../connector/types.js';
 import { MAX_CRESCENDO_TURNS, nextRung, RUNGS, scriptedMessage } from './crescendo.js';
 import { deliver, variation } from './strategies.js';
 import type { AttackOutcome, ConversationTurn, Goal, PlannedAttack, Verdict } from './types.js';
@@ -17,6 +17,8 @@ export type ExchangeResult =
       /** What came back: the agent's answer (through the output guard), or the input guard's blocked message. */
       response: string;
       contextId?: string | undefined;
+      /** The tool calls the answer carried (structured, from the connector). */
+      toolCalls?: ToolCall[] | undefined;
       blockedBy?: string[] | undefined;
       guardedBy?: string[] | undefined;
       unguardedResponse?: string | undefined;
@@ -36,8 +38,8 @@ export type CrescendoSteer = (input: {
 export interface AttackRunner {
   /** Sends the conversation (its last turn is the new user message). */
   exchange(turns: readonly Turn[], options: { signal: AbortSignal; contextId?: string | undefined }): Promise<ExchangeResult>;
-  /** Judges the answer to `prompt` (the message that carried the request). */
-  judge(goal: Goal, answer: string, context: { prompt: string; signal: AbortSignal }): Promise<Verdict>;
+  /** Judges the answer to `prompt` (the message that carried the request), with the tool calls it carried. */
+  judge(goal: Goal, answer: string, context: { prompt: string; signal: AbortSignal; toolCalls?: readonly ToolCall[] | undefined }): Promise<Verdict>;
   steer?: CrescendoSteer | undefined;
   /** best-of-n: variations sent at most. */
   bestOfN: number;
@@ -67,7 +69,7 @@ function turnOf(turn: number, prompt: string, result: ExchangeResult, attempt?: 
 
 async function judged(runner: AttackRunner, goal: Goal, prompt: string, result: Extract<ExchangeResult, { ok: true }>, signal: AbortSignal): Promise<Verdict> {
   if (result.blockedBy) return blockedVerdict(result.blockedBy);
-  return runner.judge(goal, result.response, { prompt, signal });
+  return runner.judge(goal, result.response, { prompt, signal, ...(result.toolCalls?.length ? { toolCalls: result.toolCalls } : {}) });
 }
 
 const errorOutcome = (attack: PlannedAttack, conversation: ConversationTurn[], prompt: string, error: string): AttackOutcome => ({

@@ -3,7 +3,7 @@
  * module (src/modules/redteam/) stores what it plans and finds; the agent connector, the guard
  * engine and the optional language model are handed in as functions.
  */
-import type { Turn } from '../connector/types.js';
+import type { ToolCall, Turn } from '../connector/types.js';
 
 /** The reference's AttackCategory. `custom` runs the probes named in `custom_plugins`. */
 export const ATTACK_CATEGORIES = ['injection', 'jailbreak', 'harmful', 'pii', 'toxicity', 'hallucination', 'overreliance', 'custom'] as const;
@@ -153,7 +153,7 @@ export interface GuardScan {
 
 /** Sends a conversation to the agent: the connector, bound to the campaign's target. */
 export type SendTurns = (turns: readonly Turn[], options: { signal: AbortSignal; contextId?: string | undefined }) => Promise<
-  | { ok: true; text: string; contextId?: string | undefined }
+  | { ok: true; text: string; contextId?: string | undefined; toolCalls?: ToolCall[] | undefined }
   | {
       ok: false;
       error: string;

@@ -126,7 +126,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const send: SendTurns = async (turns, sendOptions) => {
       // A longer Retry-After is not waited in the job's slot: the attack loop gives the slot back (docs/jobs.md, "Deferral").
       const result = await options.connector.send(target, turns, { ...sendOptions, maxRetryAfterMs: MAX_RETRY_AFTER_IN_SLOT_MS });
-      if (result.ok) return { ok: true, text: result.text, contextId: result.contextId };
+      if (result.ok) return { ok: true, text: result.text, contextId: result.contextId, toolCalls: result.toolCalls };
       return { ok: false, error: result.error, kind: result.kind, status: result.status, retryAfterMs: result.retryAfterMs };
     };
     const judgeContext = {
@@ -135,8 +135,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     };
     const runner: AttackRunner = {
       exchange: guardedExchange(send, guard?.scan),
-      judge: async (goal, answer, { prompt, signal: judgeSignal }) => {
-        const verdict = await judge(goal, answer, judgeContext);
+      judge: async (goal, answer, { prompt, signal: judgeSignal, toolCalls }) => {
+        const verdict = await judge(goal, { text: answer, toolCalls }, judgeContext, prompt);
         return llm ? refineVerdict(llm, { goal, prompt, answer, verdict, signal: judgeSignal }) : verdict;
       },
       steer: llm ? crescendoSteer(llm) : undefined,

@@ -1,5 +1,5 @@
 /**
- * The text checks behind the scoring kinds (./scoring.ts): pure, synchronous, bounded.
+ * The text checks behind the verdict engine's detectors (./checks/): pure, synchronous, bounded.
  */
 import { CODECS, hiddenReadings, normaliseForMatch } from '../attacks/codecs.js';
 
