@@ -12,6 +12,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
+import { registerConsole } from './http/console.js';
 import { docsContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
@@ -100,6 +101,11 @@ export interface AppOptions {
    * (runtime.ts) passes a worker thread's, closed with the app.
    */
   reportRenderer?: ReportRenderer;
+  /**
+   * The web console's build (`dist/console`, docs/console.md), served at `/`; absent or without
+   * an index.html: no console, the API alone.
+   */
+  consoleDir?: string | undefined;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -329,6 +335,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
   });
+  // The console's files and its client-side routes, after the API's: exact API paths win.
+  if (options.consoleDir !== undefined && !(await registerConsole(app, options.consoleDir))) {
+    app.log.warn({ console_dir: options.consoleDir }, 'no web console build there (npm run build makes it): the API alone is served');
+  }
 
   return app;
 }

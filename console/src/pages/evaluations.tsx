@@ -1,0 +1,2 @@
+export function EvaluationList(_p: { id?: string }) { return <p>todo</p>; }
+export function EvaluationPage(_p: { id?: string }) { return <p>todo</p>; }

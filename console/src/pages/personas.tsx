@@ -1,0 +1,1 @@
+export function PersonasPage(_p: { id?: string }) { return <p>todo</p>; }

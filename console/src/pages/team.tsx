@@ -1,0 +1,1 @@
+export function TeamPage(_p: { id?: string }) { return <p>todo</p>; }

@@ -1,0 +1,1 @@
+export function TelemetryPage(_p: { id?: string }) { return <p>todo</p>; }
