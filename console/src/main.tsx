@@ -15,7 +15,7 @@ import { RedteamList, CampaignPage } from './pages/redteam';
 import { TeamPage } from './pages/team';
 import { PersonasPage } from './pages/personas';
 import { TelemetryPage } from './pages/telemetry';
-import { ErrorBox, Loading } from './ui';
+import { ErrorBox, Loading, valueOf } from './ui';
 
 const NAV: { href: string; label: string }[] = [
   { href: '/', label: 'Dashboard' },
@@ -151,7 +151,7 @@ function App() {
               <select
                 value={team ?? ''}
                 onChange={(e) => {
-                  const value = (e.target as HTMLSelectElement).value;
+                  const value = valueOf(e);
                   session.setTeam(value);
                   setTeam(value);
                 }}
@@ -171,7 +171,7 @@ function App() {
             <select
               value={theme}
               onChange={(e) => {
-                const value = (e.target as HTMLSelectElement).value as Theme;
+                const value = valueOf(e) as Theme;
                 sessionStorage.setItem('warden.theme', value);
                 setTheme(value);
               }}

@@ -27,7 +27,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
     return () => {
       live = false;
     };
-    // eslint-disable-next-line
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload };
@@ -323,3 +322,7 @@ export function Progress(props: { done: number | null | undefined; total: number
 export function Badge({ children, tone }: { children: ComponentChildren; tone?: 'good' | 'bad' | 'warn' | 'info' }) {
   return <span class={`badge ${tone ?? ''}`}>{children}</span>;
 }
+
+/** The value of the input, select or textarea an event came from. */
+export const valueOf = (event: Event): string => (event.target as HTMLInputElement).value;
+export const checkedOf = (event: Event): boolean => (event.target as HTMLInputElement).checked;

@@ -3,7 +3,7 @@ import { api, get, itemsOf } from '../api';
 import { useApp } from '../context';
 import { Link } from '../router';
 import { STAGES, nextStage } from '../stages';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Score, fmtDate, useAction, useLoad } from '../ui';
+import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Score, fmtDate, useAction, useLoad, valueOf } from '../ui';
 
 function ConfigForm({ agent, onSaved }: { agent: any; onSaved: () => void }) {
   const [form, setForm] = useState({
@@ -16,7 +16,7 @@ function ConfigForm({ agent, onSaved }: { agent: any; onSaved: () => void }) {
     api_key: '',
   });
   const action = useAction();
-  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
+  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: valueOf(e) });
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -85,7 +85,7 @@ function Lifecycle({ agent, onMoved }: { agent: any; onMoved: () => void }) {
         ) : null}
         <label class="inline">
           <span>Or to</span>
-          <select value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+          <select value={target} onChange={(e) => setTarget(valueOf(e))}>
             <option value="">choose a stage</option>
             {STAGES.filter((s) => s !== agent.trust_stage).map((s) => (
               <option key={s} value={s}>
@@ -144,7 +144,9 @@ export function AgentPage({ id }: { id: string }) {
       }
     >
       <p>
-        <Badge>{a.trust_stage}</Badge> <Badge tone={a.protection_status === 'unprotected' ? 'warn' : 'good'}>{a.protection_status}</Badge> <span class="muted">status {a.status}</span>{' '}
+        <Badge>{a.trust_stage}</Badge>{' '}
+        <Badge tone={a.protection_status === 'unprotected' ? 'warn' : 'good'}>{a.protection_status}</Badge>{' '}
+        <span class="muted">status {a.status}</span>{' '}
         <span class="muted">· registered {fmtDate(a.created_at)}</span>
         {a.ttt_days !== null && a.ttt_days !== undefined ? <span class="muted"> · trusted in {a.ttt_days.toFixed(1)} days</span> : null}
       </p>
@@ -163,7 +165,8 @@ export function AgentPage({ id }: { id: string }) {
           <ul class="plain">
             {itemsOf(evaluations.data).map((e) => (
               <li key={e.id}>
-                <Link href={`/evaluations/${e.id}`}>{fmtDate(e.created_at)}</Link> {e.status} · overall <Score value={e.overall_score} /> · {(e.harness_names ?? []).join(', ')}
+                <Link href={`/evaluations/${e.id}`}>{fmtDate(e.created_at)}</Link> {e.status} · overall <Score value={e.overall_score} /> ·{' '}
+                {(e.harness_names ?? []).join(', ')}
               </li>
             ))}
             {evaluations.data && itemsOf(evaluations.data).length === 0 ? <li class="muted">Not evaluated yet.</li> : null}

@@ -3,7 +3,7 @@ import { api, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate, useLocation } from '../router';
 import { AGENT_STATUSES, STAGES } from '../stages';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, Score, fmtDate, useAction, useLoad } from '../ui';
+import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, Score, fmtDate, useAction, useLoad, valueOf } from '../ui';
 
 const PAGE = 25;
 
@@ -18,9 +18,8 @@ export function AgentList() {
     () => get('/v1/agent-configurations/', { team_id: team, limit: PAGE, offset, include_scores: true, statuses: status ? [status] : undefined }),
     [team, offset, status],
   );
-  const rows = itemsOf(list.data).filter(
-    (agent) => (!stage || agent.trust_stage === stage) && (!search || `${agent.agent_name} ${agent.model_name} ${agent.purpose ?? ''}`.toLowerCase().includes(search.toLowerCase())),
-  );
+  const matches = (agent: any) => `${agent.agent_name} ${agent.model_name} ${agent.purpose ?? ''}`.toLowerCase().includes(search.toLowerCase());
+  const rows = itemsOf(list.data).filter((agent) => (!stage || agent.trust_stage === stage) && (!search || matches(agent)));
   return (
     <Page
       title="Agents"
@@ -32,7 +31,7 @@ export function AgentList() {
     >
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search">
-          {(id) => <input id={id} type="search" value={search} placeholder="name, model or purpose" onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />}
+          {(id) => <input id={id} type="search" value={search} placeholder="name, model or purpose" onInput={(e) => setSearch(valueOf(e))} />}
         </Field>
         <Field label="Status">
           {(id) => (
@@ -40,7 +39,7 @@ export function AgentList() {
               id={id}
               value={status}
               onChange={(e) => {
-                setStatus((e.target as HTMLSelectElement).value);
+                setStatus(valueOf(e));
                 setOffset(0);
               }}
             >
@@ -55,7 +54,7 @@ export function AgentList() {
         </Field>
         <Field label="Stage">
           {(id) => (
-            <select id={id} value={stage} onChange={(e) => setStage((e.target as HTMLSelectElement).value)}>
+            <select id={id} value={stage} onChange={(e) => setStage(valueOf(e))}>
               <option value="">Any stage</option>
               {STAGES.map((s) => (
                 <option key={s} value={s}>
@@ -133,7 +132,7 @@ function RegisterForm() {
     rate_limit_requests_per_minute: '100',
   });
   const action = useAction();
-  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
+  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: valueOf(e) });
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -227,22 +226,23 @@ function ImportForm() {
         <legend>Import from</legend>
         {(['url', 'card', 'source'] as const).map((m) => (
           <label key={m} class="inline">
-            <input type="radio" name="import-mode" checked={mode === m} onChange={() => setMode(m)} /> {m === 'url' ? 'URL' : m === 'card' ? 'AgentCard (JSON)' : 'Source code'}
+            <input type="radio" name="import-mode" checked={mode === m} onChange={() => setMode(m)} />{' '}
+            {m === 'url' ? 'URL' : m === 'card' ? 'AgentCard (JSON)' : 'Source code'}
           </label>
         ))}
       </fieldset>
       {mode === 'url' ? (
-        <Field label="Agent URL">{(id) => <input id={id} type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />}</Field>
+        <Field label="Agent URL">{(id) => <input id={id} type="url" required value={url} onInput={(e) => setUrl(valueOf(e))} />}</Field>
       ) : mode === 'card' ? (
         <Field label="AgentCard">
-          {(id) => <textarea id={id} rows={8} required value={card} onInput={(e) => setCard((e.target as HTMLTextAreaElement).value)} />}
+          {(id) => <textarea id={id} rows={8} required value={card} onInput={(e) => setCard(valueOf(e))} />}
         </Field>
       ) : (
         <Field label="main.py">
-          {(id) => <textarea id={id} rows={8} required value={source} onInput={(e) => setSource((e.target as HTMLTextAreaElement).value)} />}
+          {(id) => <textarea id={id} rows={8} required value={source} onInput={(e) => setSource(valueOf(e))} />}
         </Field>
       )}
-      <Field label="Name (optional)">{(id) => <input id={id} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label="Name (optional)">{(id) => <input id={id} value={name} onInput={(e) => setName(valueOf(e))} />}</Field>
       <ErrorBox error={action.error} />
       <Note note={action.note} />
       {warnings.length ? (

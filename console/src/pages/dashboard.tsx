@@ -23,6 +23,7 @@ export function Dashboard() {
   if (board.loading && !board.data) return <Loading what="Loading the trust dashboard" />;
   const data = board.data ?? {};
   const cards = (data.agents ?? []) as TrustCard[];
+  const days: unknown = data.time_to_trust?.average_days;
   const byStage: Record<string, number> = data.fleet_health?.by_stage ?? {};
   const agentRows = itemsOf(agents.data);
   const protection: Record<string, number> = {};
@@ -43,7 +44,7 @@ export function Dashboard() {
       <ErrorBox error={board.error ?? agents.error} />
       <div class="metrics">
         <Card title="Time to trust">
-          <p class="metric">{data.time_to_trust?.average_days === null || data.time_to_trust?.average_days === undefined ? '—' : `${fmtNumber(data.time_to_trust.average_days)} days`}</p>
+          <p class="metric">{typeof days === 'number' ? `${fmtNumber(days)} days` : '—'}</p>
           <p class="muted">average, registered to trusted</p>
         </Card>
         <Card title="Agents">
@@ -97,7 +98,8 @@ export function Dashboard() {
                         <Score value={card.trust_scores?.overall ?? null} />
                       </td>
                       <td>
-                        {card.dome_protected ? <Badge tone="good">guarded</Badge> : null} {card.under_attack ? <Badge tone="bad">under attack</Badge> : null}{' '}
+                        {card.dome_protected ? <Badge tone="good">guarded</Badge> : null}{' '}
+                        {card.under_attack ? <Badge tone="bad">under attack</Badge> : null}{' '}
                         {card.evaluating ? <Badge tone="info">evaluating</Badge> : null}
                       </td>
                     </tr>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, session } from '../api';
 import { navigate } from '../router';
-import { ErrorBox, Field, useAction } from '../ui';
+import { ErrorBox, Field, useAction, valueOf } from '../ui';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState('');
@@ -26,7 +26,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
       <form onSubmit={submit}>
         <Field label="Email">
           {(id) => (
-            <input id={id} type="email" autoComplete="username" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+            <input id={id} type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(valueOf(e))} />
           )}
         </Field>
         <Field label="Password">
@@ -37,7 +37,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
               autoComplete="current-password"
               required
               value={password}
-              onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+              onInput={(e) => setPassword(valueOf(e))}
             />
           )}
         </Field>
@@ -78,18 +78,18 @@ export function ChangePassword({ first, onChanged }: { first?: boolean; onChange
               autoComplete="current-password"
               required
               value={current}
-              onInput={(e) => setCurrent((e.target as HTMLInputElement).value)}
+              onInput={(e) => setCurrent(valueOf(e))}
             />
           )}
         </Field>
         <Field label="New password">
           {(id) => (
-            <input id={id} type="password" autoComplete="new-password" required value={next} onInput={(e) => setNext((e.target as HTMLInputElement).value)} />
+            <input id={id} type="password" autoComplete="new-password" required value={next} onInput={(e) => setNext(valueOf(e))} />
           )}
         </Field>
         <Field label="New password again">
           {(id) => (
-            <input id={id} type="password" autoComplete="new-password" required value={again} onInput={(e) => setAgain((e.target as HTMLInputElement).value)} />
+            <input id={id} type="password" autoComplete="new-password" required value={again} onInput={(e) => setAgain(valueOf(e))} />
           )}
         </Field>
         <ErrorBox error={action.error} />
