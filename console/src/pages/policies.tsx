@@ -328,7 +328,7 @@ export function PolicyPage({ id }: { id: string }) {
           <ErrorBox error={rules.error} />
           <ul class="plain rules">
             {itemsOf(rules.data).map((rule) => (
-              <RuleRow key={`${rule.id}-${rule.updated_at}-${rule.status}`} rule={rule} onChanged={refresh} />
+              <RuleRow key={rule.id} rule={rule} onChanged={refresh} />
             ))}
             {rules.data && itemsOf(rules.data).length === 0 ? <li class="muted">No rule here.</li> : null}
           </ul>

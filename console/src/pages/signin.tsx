@@ -12,8 +12,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
     void action.run(async () => {
       const answer = await api<{ access_token: string }>('POST', '/v1/auth/jwt/login', { email, password });
       session.setToken(answer.access_token);
-      const next = new URLSearchParams(location.search).get('next');
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', true);
+      // Back to the page asked for: `next` after a 401, else the address the user opened.
+      const here = location.pathname === '/sign-in' ? '/' : location.pathname + location.search;
+      const next = new URLSearchParams(location.search).get('next') ?? here;
+      navigate(next.startsWith('/') && !next.startsWith('//') ? next : '/', true);
       await onSignedIn();
     });
   };
@@ -51,6 +53,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
 }
 
 export function ChangePassword({ first, onChanged }: { first?: boolean; onChanged: () => Promise<void> }) {
+  const Heading = first ? 'h1' : 'h2';
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
@@ -67,7 +70,7 @@ export function ChangePassword({ first, onChanged }: { first?: boolean; onChange
   };
   return (
     <section class="card signin" aria-labelledby="password-title">
-      <h1 id="password-title">{first ? 'Choose your own password' : 'Change your password'}</h1>
+      <Heading id="password-title">{first ? 'Choose your own password' : 'Change your password'}</Heading>
       {first ? <p>Your account was made with a password someone else set: choose yours before going on.</p> : null}
       <form onSubmit={submit}>
         <Field label="Current password">
