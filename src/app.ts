@@ -168,6 +168,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Every API route (under /v1), in registration order. */
     apiRoutes: RouteInfo[];
+    /** Whether the web console is served at `/` (a build was found in `consoleDir`). */
+    consoleServed: boolean;
   }
 }
 
@@ -336,9 +338,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
   });
   // The console's files and its client-side routes, after the API's: exact API paths win.
-  if (options.consoleDir !== undefined && !(await registerConsole(app, options.consoleDir))) {
+  const consoleServed = options.consoleDir !== undefined && (await registerConsole(app, options.consoleDir));
+  if (options.consoleDir !== undefined && !consoleServed) {
     app.log.warn({ console_dir: options.consoleDir }, 'no web console build there (npm run build makes it): the API alone is served');
   }
+  app.decorate('consoleServed', consoleServed);
 
   return app;
 }

@@ -118,7 +118,7 @@ export function AgentPage({ id }: { id: string }) {
   const { team } = useApp();
   const agent = useLoad(() => get(`/v1/agent-configurations/${id}`, { include_scores: true }), [id]);
   const evaluations = useLoad(() => get('/v1/evaluation-summaries/', { agent_id: id, limit: 10 }), [id]);
-  const dome = useLoad(() => get(`/v1/agent-configurations/${id}/dome-configs`), [id]);
+  const dome = useLoad(() => get(`/v1/agent-configurations/${id}/dome-configs`, { team_id: team }), [id, team]);
   const campaigns = useLoad(() => get('/v1/campaigns', { team_id: team, limit: 100 }), [team]);
   const traffic = useLoad(() => get('/v1/telemetry/logs', { agent_configuration_id: id, time_range: '1h', limit: 20 }), [id]);
   if (agent.loading && !agent.data) return <Loading />;
@@ -148,7 +148,7 @@ export function AgentPage({ id }: { id: string }) {
         <Badge tone={a.protection_status === 'unprotected' ? 'warn' : 'good'}>{a.protection_status}</Badge>{' '}
         <span class="muted">status {a.status}</span>{' '}
         <span class="muted">· registered {fmtDate(a.created_at)}</span>
-        {a.ttt_days !== null && a.ttt_days !== undefined ? <span class="muted"> · trusted in {a.ttt_days.toFixed(1)} days</span> : null}
+        {a.trusted_at && typeof a.ttt_days === 'number' ? <span class="muted"> · trusted in {a.ttt_days.toFixed(1)} days</span> : null}
       </p>
       <div class="grid2">
         <Card title="Lifecycle">

@@ -106,6 +106,7 @@ export function Guardrails() {
     action.run(async () => {
       await api('POST', `/v1/dome-configs/${id}/apply`, undefined, { team_id: team });
       configs.reload();
+      agents.reload();
       return 'Applied: the agent is now protected by it.';
     });
   const list = itemsOf(configs.data);
@@ -182,7 +183,7 @@ export function Guardrails() {
                   <td>{c.agent_id ? <Link href={`/agents/${c.agent_id}`}>{agentName(c.agent_id)}</Link> : '—'}</td>
                   <td>{c.status}</td>
                   <td>{fmtDate(c.created_at)}</td>
-                  <td class="row">
+                  <td>
                     <button
                       type="button"
                       class="small"
@@ -192,7 +193,7 @@ export function Guardrails() {
                       }}
                     >
                       Edit
-                    </button>
+                    </button>{' '}
                     <button type="button" class="small" disabled={!c.agent_id || action.busy} onClick={() => apply(c.id)}>
                       Apply to agent
                     </button>
