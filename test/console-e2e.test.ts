@@ -31,11 +31,13 @@ if (!hasBuild) throw new Error(`console e2e: no console build in ${CONSOLE_DIR}:
 
 let t: TestApp;
 let agent: TestAgent;
+let careless: TestAgent;
 let base: string;
 let context: BrowserContext;
 let page: Page;
 let userDataDir: string;
 let admin: { email: string; password: string; token: string };
+let teamId: string;
 const cspViolations: string[] = [];
 const state: { agentId?: string; evaluationId?: string } = {};
 
@@ -61,7 +63,7 @@ async function checkAccessibility(label: string) {
 }
 
 async function heading(text: string | RegExp) {
-  await page.getByRole('heading', { level: 1, name: text }).waitFor({ timeout: 15_000 });
+  await page.getByRole('heading', { level: 1, name: text, exact: typeof text === 'string' }).waitFor({ timeout: 15_000 });
 }
 
 async function go(pathname: string, title: string | RegExp) {
@@ -72,10 +74,12 @@ async function go(pathname: string, title: string | RegExp) {
 describe.skipIf(!hasChromium)('the web console in Chromium', () => {
   beforeAll(async () => {
     agent = await startTestAgent('refusing');
+    careless = await startTestAgent('compliant');
     t = await buildTestApp({ startJobs: true, app: { consoleDir: CONSOLE_DIR, connector: quickConnector() } });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const made = await createSuperAdmin(t.app);
     admin = made.admin;
+    teamId = made.teamId;
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
@@ -105,6 +109,7 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
     await t?.close();
     await agent?.close();
+    await careless?.close();
   });
 
   it('signs in from the sign-in page and lands on the trust dashboard', async () => {
@@ -204,6 +209,7 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     await overall.waitFor({ timeout: 60_000 });
     const shown = Number(await overall.textContent());
     const summary = await t.app.inject({ method: 'GET', url: `/v1/evaluation-summaries/${state.evaluationId}`, headers: bearer(admin.token) });
+    expect(summary.statusCode, summary.body).toBe(200);
     expect(summary.json().status).toBe('completed');
     expect(shown).toBeCloseTo(summary.json().overall_score, 2);
     await checkAccessibility('evaluation results');
@@ -239,7 +245,55 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     await screenshot('05-guard-tripped');
   });
 
+  it('runs a red-team campaign, filters its findings, downloads them and applies the suggested guards', async () => {
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/v1/agent-configurations/',
+      headers: bearer(admin.token),
+      payload: {
+        agent_name: 'Careless Carl',
+        model_name: 'test-model',
+        agent_url: careless.chatUrl,
+        protocol: 'chat_completions',
+        purpose: 'Customer support assistant of a retail bank',
+        rate_limit_requests_per_minute: 100_000,
+      },
+    });
+    const carlId = registered.json().id as string;
+    await page.goto(`${base}/redteam?agent=${carlId}`);
+    await heading('Red team');
+    await page.getByLabel('Attacks per category').fill('1');
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await heading('Red-team campaign');
+    await page.getByRole('heading', { name: 'Findings' }).waitFor({ timeout: 60_000 });
+    const rows = page.locator('table tbody tr');
+    const all = await rows.count();
+    expect(all).toBeGreaterThan(0);
+    await page.getByLabel('Outcome').selectOption('worked');
+    const worked = await rows.count();
+    expect(worked).toBeGreaterThan(0);
+    expect(worked).toBeLessThanOrEqual(all);
+    expect(await page.locator('table tbody tr', { hasText: 'resisted' }).count()).toBe(0);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON', exact: true }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^results_diamond_security_.*\.json$/);
+    const saved = path.join(userDataDir, 'findings.json');
+    await download.saveAs(saved);
+    expect(JSON.parse(fs.readFileSync(saved, 'utf8')).findings.length).toBe(all);
+    await page.getByRole('button', { name: 'Apply the suggested guards' }).click();
+    await expect.poll(async () => (await page.locator('[role="status"], [role="alert"]').allTextContents()).join(' | ')).toMatch(/applied configuration/);
+    const carl = await t.app.inject({ method: 'GET', url: `/v1/agent-configurations/${carlId}`, headers: bearer(admin.token) });
+    expect(carl.json().protection_status).toBe('configured');
+    await checkAccessibility('campaign');
+    await screenshot('06-campaign');
+  });
+
   it('passes axe on every other page, at 1280 px and 390 px, in the light and the dark theme', async () => {
+    // On a fresh load the keyboard's first stop is the skip link, which moves the focus to the page.
+    await go('/policies', 'Policies');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
     const pages: [string, string][] = [
       ['/redteam', 'Red team'],
       ['/telemetry', 'Telemetry'],
@@ -262,15 +316,42 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     await page.getByRole('link', { name: 'Evaluations' }).click();
     await heading('Evaluations');
     await checkAccessibility('evaluations, 390 px, dark');
-    await screenshot('06-mobile-dark');
+    await screenshot('07-mobile-dark');
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('makes a new person choose a password at first sign-in, and signs out', async () => {
+    const email = `ada-${Date.now()}@example.com`;
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/v1/users/',
+      headers: bearer(admin.token),
+      payload: { email, password: 'set-by-admin-1', team_id: teamId },
+    });
+    expect(made.statusCode).toBe(201);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in to Warden');
+    expect(await page.evaluate(`sessionStorage.getItem('warden.token')`)).toBeNull();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('set-by-admin-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await heading('Choose your own password');
+    await checkAccessibility('first-login password change');
+    await page.getByLabel('Current password').fill('set-by-admin-1');
+    await page.getByLabel('New password', { exact: true }).fill('a-password-ada-chose');
+    await page.getByLabel('New password again').fill('a-password-ada-chose');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await heading('Trust dashboard');
+    const login = await t.app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: { email, password: 'a-password-ada-chose' } });
+    expect(login.statusCode).toBe(200);
+    await screenshot('08-password-chosen');
   });
 
   it('sends the user back to sign-in when the token stops working', async () => {
     await page.evaluate(`sessionStorage.setItem('warden.token', 'not-a-valid-token')`);
     await page.goto(`${base}/policies`);
     await heading('Sign in to Warden');
-    await screenshot('07-signed-out');
+    await screenshot('09-signed-out');
     expect(cspViolations).toEqual([]);
   });
 });

@@ -5,7 +5,11 @@ import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
 
+/** Whether the user has moved within the console: from then on, each new page takes the focus. */
+export const moved = { yet: false };
+
 export function navigate(to: string, replace = false): void {
+  moved.yet = true;
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   for (const listener of listeners) listener();

@@ -2,6 +2,7 @@
 // labelled fields, dates in the browser's locale, scores with their intervals, and small SVG charts.
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { moved } from './router';
 
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: string | null; loading: boolean; reload: () => void } {
   const [data, setData] = useState<T | undefined>(undefined);
@@ -99,13 +100,19 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
 }
 
 export function Page(props: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${props.title} · Warden`;
   }, [props.title]);
+  // After a move within the console, the new page's heading takes the focus (as a page load
+  // would put a screen reader at the top), so the keyboard starts from the page, not the menu.
+  useEffect(() => {
+    if (moved.yet) title.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <section class="page" aria-labelledby="page-title">
       <header class="page-head">
-        <h1 id="page-title" tabIndex={-1}>
+        <h1 id="page-title" tabIndex={-1} ref={title}>
           {props.title}
         </h1>
         {props.actions ? <div class="actions">{props.actions}</div> : null}

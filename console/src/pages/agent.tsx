@@ -179,7 +179,9 @@ export function AgentPage({ id }: { id: string }) {
               <p>
                 {domeConfig.id ? <code>{domeConfig.id}</code> : null} {domeConfig.status}
               </p>
-              <pre class="code">{JSON.stringify(domeConfig.config_body ?? domeConfig, null, 2).slice(0, 2000)}</pre>
+              <pre class="code" tabIndex={0} aria-label="The guard configuration">
+                {JSON.stringify(domeConfig.config_body ?? domeConfig, null, 2).slice(0, 2000)}
+              </pre>
             </>
           ) : (
             <p class="muted">No guards configured. <Link href={`/guardrails?agent=${id}`}>Configure them</Link>.</p>

@@ -130,6 +130,9 @@ export function RedteamList() {
 export function CampaignPage({ id }: { id: string }) {
   const { team } = useApp();
   const status = useLoad(() => get(`/v1/campaigns/${id}`), [id]);
+  // The status answer names no agent; the team's list does (newest first, so a recent campaign is on its first page).
+  const listed = useLoad(() => get('/v1/campaigns', { team_id: team, limit: 1000 }), [team, id]);
+  const agentId: string | null = itemsOf(listed.data).find((c) => c.campaign_id === id)?.agent_id ?? null;
   const running = status.data ? RUNNING.has(status.data.status) : true;
   usePoll(running && !status.error, status.reload, 1000);
   const [pageOffset, setPageOffset] = useState(0);
@@ -151,7 +154,6 @@ export function CampaignPage({ id }: { id: string }) {
   const suggestion = r?.raw_output?.suggested_dome_config;
   const applySuggestion = () =>
     action.run(async () => {
-      const agentId = s.agent_id ?? r?.raw_output?.agent_id;
       if (!agentId) throw new Error('The campaign names no registered agent to apply guards to.');
       const config = await api('POST', '/v1/dome-configs', { config_body: suggestion.config_body, agent_id: agentId }, { team_id: team });
       await api('POST', `/v1/dome-configs/${config.id}/apply`, undefined, { team_id: team });
@@ -164,10 +166,10 @@ export function CampaignPage({ id }: { id: string }) {
       <p>
         <Badge tone={s.status === 'completed' ? 'good' : s.status === 'failed' ? 'bad' : 'info'}>{s.status}</Badge>{' '}
         <span class="muted">created {fmtDate(s.created_at)}</span>
-        {s.agent_id ? (
+        {agentId ? (
           <>
             {' '}
-            · <Link href={`/agents/${s.agent_id}`}>the agent</Link>
+            · <Link href={`/agents/${agentId}`}>the agent</Link>
           </>
         ) : null}
       </p>
