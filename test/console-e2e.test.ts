@@ -306,6 +306,7 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
       await go(pathname, title);
       await checkAccessibility(pathname);
     }
+    await screenshot('06b-dashboard-with-agents');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByLabel('Theme').selectOption('dark');
     await go(`/agents/${state.agentId}`, 'Loopback Larry');
