@@ -304,6 +304,9 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     ];
     for (const [pathname, title] of pages) {
       await go(pathname, title);
+      await page.waitForLoadState('networkidle');
+      // Every call of these pages is answered (telemetry's are another feature's: their message is shown as it comes).
+      if (pathname !== '/telemetry') expect(await page.getByRole('alert').allTextContents(), pathname).toEqual([]);
       await checkAccessibility(pathname);
     }
     await screenshot('06b-dashboard-with-agents');
