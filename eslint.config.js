@@ -10,7 +10,7 @@ const LONE_STRING = String.raw`^\s*(['"\x60]).*\1[,;)\]]*\s*$`;
 export default [
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/', 'bench/.data/', 'bench/results/'] },
   {
-    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2023, sourceType: 'module' },
     plugins: { '@stylistic': stylistic },
     linterOptions: { reportUnusedDisableDirectives: 'error' },

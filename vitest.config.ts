@@ -39,6 +39,10 @@ const ENGINE_INDEPENDENT = [
   'test/warden-cli.test.ts', // the CLI is a client of the API: the engine behind it is the API's business
   'test/mcp.test.ts', // likewise: every MCP tool is a call of the public API
   'test/docs-examples.test.ts',
+  'test/console.test.ts', // how the console's files are served: no engine involved
+  // The console in headless Chromium: one browser run is enough, and a run per engine would
+  // double the slowest file of the suite; the API under it is tested on both engines.
+  'test/console-e2e.test.ts',
 ];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process): so do two job runners with a pool each.

@@ -12,6 +12,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
+import { registerConsole } from './http/console.js';
 import { docsContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.js';
 import { mcpRoutes } from './modules/mcp/mcp.routes.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -101,6 +102,11 @@ export interface AppOptions {
    * (runtime.ts) passes a worker thread's, closed with the app.
    */
   reportRenderer?: ReportRenderer;
+  /**
+   * The web console's build (`dist/console`, docs/console.md), served at `/`; absent or without
+   * an index.html: no console, the API alone.
+   */
+  consoleDir?: string | undefined;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -163,6 +169,8 @@ declare module 'fastify' {
     jobs: JobRunner;
     /** Every API route (under /v1), in registration order. */
     apiRoutes: RouteInfo[];
+    /** Whether the web console is served at `/` (a build was found in `consoleDir`). */
+    consoleServed: boolean;
   }
 }
 
@@ -331,6 +339,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
     await api.register(mcpRoutes, { inject: (request) => app.inject(request), version: '0.1.0' });
   });
+  // The console's files and its client-side routes, after the API's: exact API paths win.
+  const consoleServed = options.consoleDir !== undefined && (await registerConsole(app, options.consoleDir));
+  if (options.consoleDir !== undefined && !consoleServed) {
+    app.log.warn({ console_dir: options.consoleDir }, 'no web console build there (npm run build makes it): the API alone is served');
+  }
+  app.decorate('consoleServed', consoleServed);
 
   return app;
 }

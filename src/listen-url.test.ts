@@ -17,4 +17,12 @@ describe('startUpLine', () => {
     );
     expect(startUpLine('0.0.0.0', 8000, 'build-host')).not.toContain('0.0.0.0');
   });
+
+  it('names the console first when it is built', () => {
+    expect(startUpLine('127.0.0.1', 8000, 'build-host', true)).toBe('Warden is ready: console at http://127.0.0.1:8000/, API docs at http://127.0.0.1:8000/docs');
+    expect(startUpLine('0.0.0.0', 8000, 'build-host', true)).toBe(
+      'Warden is ready: console at http://127.0.0.1:8000/, API docs at http://127.0.0.1:8000/docs on this machine, ' +
+        'http://build-host:8000/ and http://build-host:8000/docs from others',
+    );
+  });
 });

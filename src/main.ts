@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   // Background jobs (evaluations, red-team campaigns…) start once the service answers: a job left running by the
   // previous process is resumed or failed now (docs/jobs.md).
   await app.jobs.start();
-  app.log.info(startUpLine(config.host, (app.server.address() as AddressInfo).port));
+  app.log.info(startUpLine(config.host, (app.server.address() as AddressInfo).port, undefined, app.consoleServed));
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.js';
 import { workerReportRenderer } from './evaluation/report/renderer.js';
 import { sql } from 'kysely';
@@ -7,6 +8,12 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { DatabaseInUseError, lockSqliteFile, type ProcessLock } from './db/process-lock.js';
 import { TABLE_CACHING } from './modules/tables.js';
+
+/**
+ * The console's build: `dist/console` of the package, found from this file whether it runs
+ * compiled (dist/runtime.js) or from source (src/runtime.ts, in tests).
+ */
+export const CONSOLE_DIR = fileURLToPath(new URL('../dist/console/', import.meta.url));
 
 /** The reason of a failed system call, without the stack or the value of any secret. */
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -82,6 +89,7 @@ export async function startFromConfig(config: Config) {
       outbound: config.outbound,
       // Reports are built off the event loop (docs/evaluations.md, "Reports").
       reportRenderer: workerReportRenderer(),
+      consoleDir: CONSOLE_DIR,
     });
     app.addHook('onClose', async () => database.close());
     return app;

@@ -26,8 +26,12 @@ describe('npm start', () => {
     });
     const { npm, url, servicePid, output, exited } = started;
     const ready = output.map((line) => /"msg":"(Warden is ready[^"]*)"/.exec(line)?.[1]).find((m) => m !== undefined);
-    expect(ready).toBe(`Warden is ready: API docs at ${url}/docs`);
+    expect(ready).toBe(`Warden is ready: console at ${url}/, API docs at ${url}/docs`);
     expect((await fetch(`${url}/docs`)).status).toBe(200);
+    // The console that npm start built, served at / (docs/console.md).
+    const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js">/);
     expect(npm.pid).not.toBe(servicePid);
 
     npm.kill('SIGTERM');

@@ -1,0 +1,335 @@
+// Shared pieces of every page: loading an answer, an error box with the API's message, paging,
+// labelled fields, dates in the browser's locale, scores with their intervals, and small SVG charts.
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { moved } from './router';
+
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: string | null; loading: boolean; reload: () => void } {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    load().then(
+      (value) => {
+        if (!live) return;
+        setData(value);
+        setError(null);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        setError(err instanceof Error ? err.message : String(err));
+        setLoading(false);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, loading, reload };
+}
+
+/** Runs an action: `busy` while it runs, its error's message, a success note. */
+export function useAction(): {
+  busy: boolean;
+  error: string | null;
+  note: string | null;
+  run: (action: () => Promise<string | void>) => Promise<boolean>;
+  clear: () => void;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const run = useCallback(async (action: () => Promise<string | void>) => {
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    try {
+      const message = await action();
+      if (message) setNote(message);
+      return true;
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, note, run, clear: () => (setError(null), setNote(null)) };
+}
+
+/** Calls `tick` every `ms` while `active`: live progress of evaluations and campaigns. */
+export function usePoll(active: boolean, tick: () => void, ms = 1000): void {
+  const saved = useRef(tick);
+  saved.current = tick;
+  useEffect(() => {
+    if (!active) return;
+    const id = setInterval(() => saved.current(), ms);
+    return () => clearInterval(id);
+  }, [active, ms]);
+}
+
+export function ErrorBox({ error }: { error: string | null | undefined }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  );
+}
+
+export function Note({ note }: { note: string | null | undefined }) {
+  if (!note) return null;
+  return (
+    <p class="note" role="status">
+      {note}
+    </p>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="muted" role="status" aria-live="polite">
+      {what}…
+    </p>
+  );
+}
+
+export function Page(props: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.title} · Warden`;
+  }, [props.title]);
+  // After a move within the console, the new page's heading takes the focus (as a page load
+  // would put a screen reader at the top), so the keyboard starts from the page, not the menu.
+  useEffect(() => {
+    if (moved.yet) title.current?.focus({ preventScroll: true });
+  }, []);
+  return (
+    <section class="page" aria-labelledby="page-title">
+      <header class="page-head">
+        <h1 id="page-title" tabIndex={-1} ref={title}>
+          {props.title}
+        </h1>
+        {props.actions ? <div class="actions">{props.actions}</div> : null}
+      </header>
+      {props.children}
+    </section>
+  );
+}
+
+export function Card(props: { title?: string; children: ComponentChildren; class?: string }) {
+  return (
+    <section class={`card ${props.class ?? ''}`}>
+      {props.title ? <h2>{props.title}</h2> : null}
+      {props.children}
+    </section>
+  );
+}
+
+let fieldCounter = 0;
+/** A label tied to its control by id (axe: every control has a name). */
+export function Field(props: { label: string; hint?: string; children: (id: string) => JSX.Element }) {
+  const id = useRef(`f${++fieldCounter}`).current;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      {props.children(id)}
+      {props.hint ? <small class="muted">{props.hint}</small> : null}
+    </div>
+  );
+}
+
+export function Pager(props: { offset: number; limit: number; shown: number; total?: number | undefined; onChange: (offset: number) => void }) {
+  const { offset, limit, shown, total } = props;
+  const hasNext = total !== undefined ? offset + shown < total : shown >= limit;
+  if (offset === 0 && !hasNext) return total !== undefined ? <p class="muted">{total} in all</p> : null;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={offset === 0} onClick={() => props.onChange(Math.max(0, offset - limit))}>
+        Previous
+      </button>
+      <span>
+        {shown === 0 ? 0 : offset + 1}–{offset + shown}
+        {total !== undefined ? ` of ${total}` : ''}
+      </span>
+      <button type="button" disabled={!hasNext} onClick={() => props.onChange(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** Epoch seconds in the browser's locale and time zone. */
+export function fmtDate(epochSeconds: number | null | undefined): string {
+  if (epochSeconds === null || epochSeconds === undefined) return '—';
+  return dateFormat.format(new Date(epochSeconds * 1000));
+}
+
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 3 });
+export function fmtNumber(value: number | null | undefined): string {
+  return value === null || value === undefined || Number.isNaN(value) ? '—' : numberFormat.format(value);
+}
+
+export interface Interval {
+  low?: number | null;
+  high?: number | null;
+  lower?: number | null;
+  upper?: number | null;
+  ci_low?: number | null;
+  ci_high?: number | null;
+}
+
+/** An interval as the API gives it (several names in use), or null. */
+export function intervalOf(value: unknown): [number, number] | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const nested = (v.interval ?? v.ci ?? v.wilson) as unknown;
+  if (Array.isArray(nested) && typeof nested[0] === 'number' && typeof nested[1] === 'number') return [nested[0], nested[1]];
+  if (nested && typeof nested === 'object') return intervalOf(nested);
+  for (const [lo, hi] of [
+    ['low', 'high'],
+    ['lower', 'upper'],
+    ['ci_low', 'ci_high'],
+  ] as const) {
+    if (typeof v[lo] === 'number' && typeof v[hi] === 'number') return [v[lo] as number, v[hi] as number];
+  }
+  return null;
+}
+
+export function Score(props: { value: number | string | null | undefined; interval?: [number, number] | null; n?: number | null | undefined }) {
+  const value = typeof props.value === 'string' ? Number(props.value) : props.value;
+  if (value === null || value === undefined || Number.isNaN(value)) return <span class="muted">—</span>;
+  return (
+    <span class="score">
+      <strong>{value.toFixed(2)}</strong>
+      {props.interval ? (
+        <span class="muted">
+          {' '}
+          (95% {props.interval[0].toFixed(2)}–{props.interval[1].toFixed(2)})
+        </span>
+      ) : null}
+      {props.n ? <span class="muted"> n={props.n}</span> : null}
+    </span>
+  );
+}
+
+export interface Bar {
+  label: string;
+  value: number;
+  interval?: [number, number] | null;
+}
+
+/** Horizontal bars in SVG, with the numbers in a text alternative (role="img" + label). */
+export function BarChart(props: { title: string; bars: Bar[]; max?: number; format?: (v: number) => string }) {
+  const format = props.format ?? ((v: number) => fmtNumber(v));
+  const max = props.max ?? Math.max(1, ...props.bars.map((b) => b.interval?.[1] ?? b.value));
+  const rowHeight = 26;
+  const labelWidth = 130;
+  const width = 420;
+  const plot = width - labelWidth - 60;
+  const height = Math.max(rowHeight, props.bars.length * rowHeight) + 4;
+  const summary = props.bars.map((b) => `${b.label} ${format(b.value)}`).join(', ');
+  if (props.bars.length === 0) return <p class="muted">No data for {props.title.toLowerCase()} yet.</p>;
+  return (
+    <figure class="chart">
+      <figcaption>{props.title}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${props.title}: ${summary}`} preserveAspectRatio="xMinYMin meet">
+        {props.bars.map((bar, i) => {
+          const y = i * rowHeight + 4;
+          const w = max > 0 ? (bar.value / max) * plot : 0;
+          return (
+            <g key={bar.label}>
+              <text x={labelWidth - 6} y={y + 14} text-anchor="end" class="chart-label">
+                {bar.label.length > 18 ? `${bar.label.slice(0, 17)}…` : bar.label}
+              </text>
+              <rect x={labelWidth} y={y} width={Math.max(0, w)} height={rowHeight - 8} class="chart-bar" rx="2" />
+              {bar.interval ? (
+                <line
+                  x1={labelWidth + (bar.interval[0] / max) * plot}
+                  x2={labelWidth + (bar.interval[1] / max) * plot}
+                  y1={y + (rowHeight - 8) / 2}
+                  y2={y + (rowHeight - 8) / 2}
+                  class="chart-interval"
+                />
+              ) : null}
+              <text x={labelWidth + Math.max(0, w) + 6} y={y + 14} class="chart-value">
+                {format(bar.value)}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}
+
+/** A line over time (telemetry series), x in epoch seconds. */
+export function LineChart(props: { title: string; series: { name: string; points: { t: number; v: number }[] }[]; unit?: string }) {
+  const all = props.series.flatMap((s) => s.points);
+  if (all.length === 0) return <p class="muted">No data points for {props.title.toLowerCase()} in this range.</p>;
+  const width = 560;
+  const height = 200;
+  const pad = 36;
+  const minT = Math.min(...all.map((p) => p.t));
+  const maxT = Math.max(...all.map((p) => p.t));
+  const maxV = Math.max(1e-9, ...all.map((p) => p.v));
+  const x = (t: number) => pad + ((t - minT) / Math.max(1, maxT - minT)) * (width - pad * 2);
+  const y = (v: number) => height - pad - (v / maxV) * (height - pad * 2);
+  return (
+    <figure class="chart">
+      <figcaption>{props.title}</figcaption>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`${props.title}: ${props.series.length} series, up to ${fmtNumber(maxV)}${props.unit ?? ''}`}
+      >
+        <line x1={pad} x2={width - pad} y1={height - pad} y2={height - pad} class="chart-axis" />
+        <line x1={pad} x2={pad} y1={pad / 2} y2={height - pad} class="chart-axis" />
+        <text x={4} y={pad / 2 + 4} class="chart-label">
+          {fmtNumber(maxV)}
+          {props.unit ?? ''}
+        </text>
+        <text x={pad} y={height - 10} class="chart-label">
+          {fmtDate(minT)}
+        </text>
+        <text x={width - pad} y={height - 10} text-anchor="end" class="chart-label">
+          {fmtDate(maxT)}
+        </text>
+        {props.series.map((s, i) => (
+          <polyline
+            key={s.name}
+            class={`chart-line chart-line-${i % 4}`}
+            points={s.points.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(' ')}
+          />
+        ))}
+      </svg>
+      {props.series.length > 1 ? <p class="muted small">{props.series.map((s) => s.name).join(' · ')}</p> : null}
+    </figure>
+  );
+}
+
+/** A bar of progress with its numbers (evaluations, campaigns). */
+export function Progress(props: { done: number | null | undefined; total: number | null | undefined; label: string }) {
+  const total = props.total ?? 0;
+  const done = props.done ?? 0;
+  return (
+    <div class="progress-wrap">
+      <progress max={total || 1} value={total ? done : undefined} aria-label={props.label} />
+      <span class="muted">{total ? `${done} of ${total}` : props.label}</span>
+    </div>
+  );
+}
+
+export function Badge({ children, tone }: { children: ComponentChildren; tone?: 'good' | 'bad' | 'warn' | 'info' }) {
+  return <span class={`badge ${tone ?? ''}`}>{children}</span>;
+}
+
+/** The value of the input, select or textarea an event came from. */
+export const valueOf = (event: Event): string => (event.target as HTMLInputElement).value;
+export const checkedOf = (event: Event): boolean => (event.target as HTMLInputElement).checked;
