@@ -335,7 +335,8 @@ describe('agents that fail', () => {
     const stored = (await call('GET', `/v1/evaluation-results/${id}/results`)).json();
     expect(stored.total).toBeGreaterThanOrEqual(16);
     expectDetail(await call('POST', `/v1/evaluations/${id}/cancel`), 409);
-    expectDetail(await call('GET', `/v1/evaluations/${id}/pdf`), 409);
+    // Its report says what it measured before it stopped (test/evidence.test.ts).
+    expect((await call('GET', `/v1/evaluations/${id}/pdf`)).statusCode).toBe(200);
   });
 });
 
