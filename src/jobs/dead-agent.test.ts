@@ -20,7 +20,8 @@ describe('deadAgentWatch', () => {
     for (let i = 0; i < 9; i++) expect(watch.record(refused)).toBeUndefined();
     expect(watch.record(null)).toBeUndefined();
     for (let i = 0; i < 9; i++) expect(watch.record('the agent answered HTTP 500')).toBeUndefined();
-    expect(watch.record('the agent answered HTTP 500')?.message).toBe('The agent stopped answering: the last 10 attacks all failed: the agent answered HTTP 500');
+    const end = watch.record('the agent answered HTTP 500');
+    expect(end?.message).toBe('The agent stopped answering: the last 10 attacks all failed: the agent answered HTTP 500');
   });
 
   it('counts the answers of a resumed run stored before', () => {

@@ -74,7 +74,8 @@ export function verdictSentence(model: EvaluationReportModel): string {
       model.status !== 'completed'
         ? `the run is ${model.status}`
         : `${missing.join(' and ')} ${missing.length === 1 ? 'was' : 'were'} not measured`;
-    return `Overall score ${formatPercent(model.overall.score)} (${formatDecimal(model.overall.score)}) over the pillars measured, but no PASS or FAIL: ${why}, and a verdict needs all three pillars of a completed run.`;
+    const overall = `${formatPercent(model.overall.score)} (${formatDecimal(model.overall.score)})`;
+    return `Overall score ${overall} over the pillars measured, but no PASS or FAIL: ${why}, and a verdict needs all three pillars of a completed run.`;
   }
   const relation = verdict === 'pass' ? 'at or above' : 'below';
   return `Overall score ${formatPercent(model.overall.score)} (${formatDecimal(model.overall.score)}) is ${relation} the pass threshold of ${threshold}.`;
@@ -135,7 +136,9 @@ export function statusNote(model: EvaluationReportModel): string | null {
   const reason = model.errorMessage ? ` (${truncate(model.errorMessage, TEXT_BOUNDS.description)})` : '';
   const totals = reportTotals(model);
   const planned = typeof model.requestParams.prompts === 'number' ? ` of ${formatCount(model.requestParams.prompts)} planned` : '';
-  const measured = PILLARS.filter((p) => (model.pillars[p]?.n ?? 0) > 0).map((p) => `${PILLAR_LABEL[p].toLowerCase()} (n = ${formatCount(model.pillars[p]?.n ?? 0)})`);
+  const measured = PILLARS.filter((p) => (model.pillars[p]?.n ?? 0) > 0).map(
+    (p) => `${PILLAR_LABEL[p].toLowerCase()} (n = ${formatCount(model.pillars[p]?.n ?? 0)})`,
+  );
   const missing = missingPillars(model.pillars).map((p) => PILLAR_LABEL[p].toLowerCase());
   return (
     `This evaluation ${ended}${reason} before it completed: ${formatCount(totals.scored)} prompts were scored${planned}, ` +
