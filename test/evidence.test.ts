@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentConnector } from '../src/connector/index.js';
+import { fillPillarEvidence } from '../src/db/migrations/0012_pillar_evidence.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
@@ -108,6 +109,48 @@ describe('complete evidence or no PASS', () => {
     expect(agent).toMatchObject({ evaluated_harnesses: ['reliability', 'security', 'safety'], last_evaluated_at: narrow.completed_at });
     // Without include_scores the agent is answered as before.
     expect((await call('GET', `/v1/agent-configurations/${agentId}`)).json().evidence).toBeUndefined();
+  });
+});
+
+describe('migration 0012', () => {
+  it('fills the evidence from the completed runs already stored: each pillar from the latest run that measured it', async () => {
+    const agentId = (await registerAgent(t.app, token(), refusing, { agent_name: 'Upgraded' })).id;
+    const pillar = (score: number) => ({ score, n: 10, low: score / 2, high: Math.min(1, score + 0.1) });
+    const stored = (id: string, completedAt: number, status: string, pillars: Record<string, unknown>, harnesses: Record<string, unknown>) => ({
+      id,
+      team_id: world.teamA.id,
+      agent_id: agentId,
+      status,
+      created_at: completedAt - 60,
+      completed_at: completedAt,
+      pillar_details: JSON.stringify({ pillars }),
+      harness_scores: JSON.stringify(harnesses),
+    });
+    const db = t.database.db;
+    await db
+      .insertInto('evaluations')
+      .values([
+        stored('00000000-0000-4000-8000-000000000001', 1000, 'completed', { reliability: pillar(0.9), security: pillar(0.3), safety: pillar(0.4) }, {
+          security: { pillar: 'security' },
+          safety: { pillar: 'safety' },
+          reliability: { pillar: 'reliability' },
+        }),
+        stored('00000000-0000-4000-8000-000000000002', 2000, 'completed', { reliability: null, security: pillar(0.8), safety: null }, {
+          security: { pillar: 'security' },
+        }),
+        // Neither a cancelled run nor an unmeasured pillar gives evidence.
+        stored('00000000-0000-4000-8000-000000000003', 3000, 'cancelled', { reliability: pillar(0.1), security: pillar(0.1), safety: pillar(0.1) }, {}),
+      ])
+      .execute();
+    // As the migration finds an upgraded database: no evidence yet (every agent's is filled again).
+    await db.deleteFrom('agent_pillar_evidence').execute();
+    await fillPillarEvidence(db);
+    const rows = await db.selectFrom('agent_pillar_evidence').selectAll().where('agent_id', '=', agentId).orderBy('pillar').execute();
+    expect(rows.map((r) => [r.pillar, r.evaluation_id.slice(-1), r.score, JSON.parse(r.harnesses), Number(r.measured_at)])).toEqual([
+      ['reliability', '1', 0.9, ['reliability'], 1000],
+      ['safety', '1', 0.4, ['safety'], 1000],
+      ['security', '2', 0.8, ['security'], 2000],
+    ]);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { WardenMigration } from './types.js';
 import { bigint, double } from './types.js';
 
@@ -27,44 +28,50 @@ export const pillarEvidence: WardenMigration = {
       .addPrimaryKeyConstraint('agent_pillar_evidence_pk', ['agent_id', 'pillar'])
       .execute();
 
-    // Filled from the completed runs already stored, oldest first, so each pillar ends with its
-    // latest measurement. Self-contained (a migration never changes once shipped).
-    const runs = await db
-      .selectFrom('evaluations')
-      .select(['id', 'agent_id', 'harness_type', 'harness_scores', 'pillar_details', 'completed_at'])
-      .where('status', '=', 'completed')
-      .where('pillar_details', 'is not', null)
-      .orderBy('completed_at')
-      .orderBy('id')
-      .execute();
-    const latest = new Map<string, Record<string, unknown>>();
-    for (const run of runs as Array<Record<string, any>>) {
-      let details: { pillars?: Record<string, { score: number; n: number; low: number; high: number } | null> };
-      let harnesses: Record<string, { name?: string; pillar?: string }>;
-      try {
-        details = JSON.parse(run.pillar_details);
-        harnesses = JSON.parse(run.harness_scores ?? '{}');
-      } catch {
-        continue;
-      }
-      for (const [pillar, score] of Object.entries(details.pillars ?? {})) {
-        if (score == null || !(score.n > 0)) continue;
-        const names = Object.entries(harnesses)
-          .filter(([, h]) => h.pillar === pillar)
-          .map(([id, h]) => (run.harness_type === 'custom' ? (h.name ?? id) : id));
-        latest.set(`${run.agent_id} ${pillar}`, {
-          agent_id: run.agent_id,
-          pillar,
-          evaluation_id: run.id,
-          harnesses: JSON.stringify(names),
-          score: score.score,
-          n: score.n,
-          low: score.low,
-          high: score.high,
-          measured_at: Number(run.completed_at ?? 0),
-        });
-      }
-    }
-    for (const row of latest.values()) await db.insertInto('agent_pillar_evidence').values(row).execute();
+    await fillPillarEvidence(db);
   },
 };
+
+/**
+ * The evidence of the completed runs already stored, oldest first, so that each pillar ends
+ * with its latest measurement. Self-contained (a migration never changes once shipped).
+ */
+export async function fillPillarEvidence(db: Kysely<any>): Promise<void> {
+  const runs = await db
+    .selectFrom('evaluations')
+    .select(['id', 'agent_id', 'harness_type', 'harness_scores', 'pillar_details', 'completed_at'])
+    .where('status', '=', 'completed')
+    .where('pillar_details', 'is not', null)
+    .orderBy('completed_at')
+    .orderBy('id')
+    .execute();
+  const latest = new Map<string, Record<string, unknown>>();
+  for (const run of runs as Array<Record<string, any>>) {
+    let details: { pillars?: Record<string, { score: number; n: number; low: number; high: number } | null> };
+    let harnesses: Record<string, { name?: string; pillar?: string }>;
+    try {
+      details = JSON.parse(run.pillar_details);
+      harnesses = JSON.parse(run.harness_scores ?? '{}');
+    } catch {
+      continue;
+    }
+    for (const [pillar, score] of Object.entries(details.pillars ?? {})) {
+      if (score == null || !(score.n > 0)) continue;
+      const names = Object.entries(harnesses)
+        .filter(([, h]) => h.pillar === pillar)
+        .map(([id, h]) => (run.harness_type === 'custom' ? (h.name ?? id) : id));
+      latest.set(`${run.agent_id} ${pillar}`, {
+        agent_id: run.agent_id,
+        pillar,
+        evaluation_id: run.id,
+        harnesses: JSON.stringify(names),
+        score: score.score,
+        n: score.n,
+        low: score.low,
+        high: score.high,
+        measured_at: Number(run.completed_at ?? 0),
+      });
+    }
+  }
+  for (const row of latest.values()) await db.insertInto('agent_pillar_evidence').values(row).execute();
+}
