@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -35,6 +36,8 @@ const ENGINE_INDEPENDENT = [
   'test/connector-resilience.test.ts',
   'test/npm-start.test.ts',
   'test/cli.test.ts',
+  'test/warden-cli.test.ts', // the CLI is a client of the API: the engine behind it is the API's business
+  'test/mcp.test.ts', // likewise: every MCP tool is a call of the public API
   'test/docs-examples.test.ts',
 ];
 // Several processes on one database is the PostgreSQL deployment, and needs a server
@@ -47,9 +50,19 @@ if (!postgresUrl) {
   console.log(`warden tests: NOT RUN: ${POSTGRES_SERVER_ONLY.join(', ')} (needs a PostgreSQL server: set WARDEN_TEST_POSTGRES_URL)`);
 }
 
+/**
+ * Test files at once. Vitest's default is one less than the cores: one file at a time on a
+ * 2-core machine (CI's), although most files spend their time waiting on loopback agents,
+ * job runners and child processes rather than computing. Each file has its own database (a
+ * temporary SQLite file, a PostgreSQL schema of its own) and its own ports, so files do not
+ * share state; at least 3 at once keeps the cores busy. WARDEN_TEST_WORKERS overrides it.
+ */
+const maxWorkers = Number(process.env.WARDEN_TEST_WORKERS) || Math.max(availableParallelism() - 1, 3);
+
 export default defineConfig({
   test: {
     environment: 'node',
+    maxWorkers,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/summary-reporter.ts'],

@@ -13,6 +13,7 @@ import { requestVersions } from './http/data-versions.js';
 import { registerResponseCache } from './http/response-cache.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
 import { docsContentSecurityPolicy, registerSecurityHeaders } from './http/security-headers.js';
+import { mcpRoutes } from './modules/mcp/mcp.routes.js';
 import { registerRateLimit } from './http/rate-limit.js';
 import { referenceLikeOpenApi } from './http/openapi.js';
 import { HTTPError, HTTPValidationError, ValidationErrorSchema } from './http/schemas.js';
@@ -328,6 +329,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(evaluationRoutes, { evaluations: services.evaluations, results: services.evaluationResults, reports: services.evaluationReports });
     await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
+    await api.register(mcpRoutes, { inject: (request) => app.inject(request), version: '0.1.0' });
   });
 
   return app;

@@ -29,13 +29,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('npm run warden -- …', () => {
-  it('names an unknown command in its error, then shows the usage', async () => {
+describe('warden migrate | create-admin (the service tasks)', () => {
+  it('names an unknown command in its error and suggests the nearest one', async () => {
     const { code, stderr } = await cli(['craete-admin']);
     expect(code).toBe(2);
-    expect(stderr.split('\n')[0]).toBe('warden: unknown command "craete-admin"');
-    expect(stderr).toContain('create-admin');
-    expect(stderr).toContain('WARDEN_DATABASE_URL');
+    expect(stderr.split('\n')[0]).toBe("warden: unknown command 'craete-admin'");
+    expect(stderr).toContain('Did you mean create-admin?');
   });
 
   it('uses WARDEN_DATABASE_URL: the first admin and first team go to that database', async () => {
