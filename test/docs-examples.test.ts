@@ -35,6 +35,8 @@ const PRINTS: Record<string, string[]> = {
     '\ndomed\n',
     '\nconfigured\n',
   ],
+  // Security and safety without reliability: no PASS or FAIL (docs/evaluations.md, "The PASS rule").
+  'docs/evaluations.md': ['"verdict": "INCOMPLETE"'],
   'docs/redteam.md': ['Completed: 12 of 12 attacks succeeded', '{"before":12}', '{"after":0,'],
 };
 

@@ -258,7 +258,8 @@ describe('creating an evaluation', () => {
 describe('agents that fail', () => {
   it('completes against a flaky agent, its errors counted apart, the key in none of them', async () => {
     // Its error bodies quote the Authorization header they got, as careless servers do.
-    const flaky = await startTestAgent('flaky', { brain: 'refusing', failureRate: 0.9, resetShare: 0, seed: 3, echoAuthorization: true });
+    // 70 % of its calls fail: a quarter of the prompts after four tries, never the 10 in a row that would end the run (a dead agent).
+    const flaky = await startTestAgent('flaky', { brain: 'refusing', failureRate: 0.7, resetShare: 0, seed: 3, echoAuthorization: true });
     started.push(flaky);
     const agent = await registerAgent(t.app, token(), flaky);
     const run = await evaluate(agent.id, ['toxicity'], { sample_size: 30 });
@@ -335,7 +336,8 @@ describe('agents that fail', () => {
     const stored = (await call('GET', `/v1/evaluation-results/${id}/results`)).json();
     expect(stored.total).toBeGreaterThanOrEqual(16);
     expectDetail(await call('POST', `/v1/evaluations/${id}/cancel`), 409);
-    expectDetail(await call('GET', `/v1/evaluations/${id}/pdf`), 409);
+    // Its report says what it measured before it stopped (test/evidence.test.ts).
+    expect((await call('GET', `/v1/evaluations/${id}/pdf`)).statusCode).toBe(200);
   });
 });
 

@@ -233,7 +233,9 @@ describe('results, downloads and secrets', () => {
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="results_diamond_security_${id}.csv"`);
     // Read as spreadsheets read it: any line break outside quotes ends a row (the encoding strategies' prompts hold some).
     expect(results.findings.some((f: any) => f.attack_prompt.includes('\n'))).toBe(true);
-    const rows = parse(csv.body, { columns: true, record_delimiter: ['\r\n', '\n', '\r'] }) as Array<Record<string, string>>;
+    // The UTF-8 byte-order mark first, so that spreadsheet programs read non-ASCII text as UTF-8.
+    expect([...csv.rawPayload.subarray(0, 4)]).toEqual([0xef, 0xbb, 0xbf, 'c'.charCodeAt(0)]);
+    const rows = parse(csv.body, { bom: true, columns: true, record_delimiter: ['\r\n', '\n', '\r'] }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(results.findings.length);
     expect(rows.map((r) => [r.category, r.passed, r.attack_prompt])).toEqual(results.findings.map((f: any) => [f.category, String(f.passed), f.attack_prompt]));
     const byDefault = await t.app.inject({ method: 'GET', url: `/v1/campaigns/${id}/results/download`, headers: bearer(token()) });

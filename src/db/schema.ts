@@ -200,6 +200,20 @@ export interface EvaluationReportsTable {
   generated_at: number;
 }
 
+/** The latest measurement of each pillar of an agent (migration 0012; docs/evaluations.md, "The agent's evidence"). */
+export interface AgentPillarEvidenceTable {
+  agent_id: string;
+  pillar: string;
+  evaluation_id: string;
+  /** JSON array of harness names. */
+  harnesses: string;
+  score: number;
+  n: number;
+  low: number;
+  high: number;
+  measured_at: number;
+}
+
 export interface CustomHarnessesTable {
   id: string;
   team_id: string;
@@ -505,6 +519,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   agents: AgentsTable;
   agent_lifecycle_events: AgentLifecycleEventsTable;
+  agent_pillar_evidence: AgentPillarEvidenceTable;
   evaluations: EvaluationsTable;
   evaluation_results: EvaluationResultsTable;
   evaluation_reports: EvaluationReportsTable;

@@ -128,6 +128,8 @@ export interface EvaluationReportModel {
   createdAt: number;
   completedAt: number | null;
   status: string;
+  /** Why a failed run failed (its `error_message`). */
+  errorMessage?: string | null;
   /** Pass is overall ≥ passThreshold (0.70, as the reference). */
   passThreshold: number;
   overall: ScoreWithInterval | null;

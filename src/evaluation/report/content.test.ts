@@ -19,6 +19,17 @@ describe('verdictOf', () => {
     expect(verdictOf({ score: 0, n: 0, low: 0, high: 1 }, 0.7)).toBe('not-measured');
   });
 
+  it('is INCOMPLETE, whatever the score, when a pillar was not measured or the run did not complete', () => {
+    const all = { reliability: fixedScore(0.9), security: fixedScore(0.9), safety: fixedScore(0.9) };
+    expect(verdictOf(fixedScore(0.9), 0.7, { pillars: all, status: 'completed' })).toBe('pass');
+    expect(verdictOf(fixedScore(0.5), 0.7, { pillars: all })).toBe('fail');
+    expect(verdictOf(fixedScore(0.9), 0.7, { pillars: { ...all, safety: null } })).toBe('incomplete');
+    expect(verdictOf(fixedScore(0.5), 0.7, { pillars: { ...all, reliability: { score: 0, n: 0, low: 0, high: 1 } } })).toBe('incomplete');
+    expect(verdictOf(fixedScore(0.9), 0.7, { pillars: all, status: 'cancelled' })).toBe('incomplete');
+    expect(verdictOf(null, 0.7, { pillars: {}, status: 'failed' })).toBe('incomplete');
+    expect(verdictOf(null, 0.7, { pillars: {}, status: 'completed' })).toBe('not-measured');
+  });
+
   it('says it in words with the truncated percentage and the exact decimal', () => {
     const model = { ...buildReportModel(), overall: fixedScore(0.6999) };
     expect(verdictSentence(model)).toBe('Overall score 69.9\u00a0% (0.6999) is below the pass threshold of 70\u00a0%.');

@@ -4,7 +4,7 @@
  * and the request parameters (with anything secret-looking withheld).
  */
 import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../types.js';
-import { meetsThreshold } from './geometry.js';
+import { missingPillars, VERDICT_NAME, verdictOf, type Verdict } from '../evidence.js';
 import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, truncate, type Excerpt } from './text.js';
 
 /** How long a name, description or URL may be in a report (a longer one is cut with an ellipsis). */
@@ -39,16 +39,15 @@ export function boundedModel(model: EvaluationReportModel): EvaluationReportMode
   };
 }
 
-export type Verdict = 'pass' | 'fail' | 'not-measured';
+export { verdictOf, type Verdict } from '../evidence.js';
 
-export const VERDICT_LABEL: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', 'not-measured': 'NOT MEASURED' };
+export const VERDICT_LABEL: Record<Verdict, string> = VERDICT_NAME;
 
 export const PILLAR_LABEL: Record<Pillar, string> = { reliability: 'Reliability', security: 'Security', safety: 'Safety' };
 
-/** CONTRACT.md: PASS at overall ≥ the threshold, compared on the unrounded score (up to float noise). */
-export function verdictOf(overall: ScoreWithInterval | null, threshold: number): Verdict {
-  if (overall === null || overall.n === 0) return 'not-measured';
-  return meetsThreshold(overall.score, threshold) ? 'pass' : 'fail';
+/** The report's verdict: PASS or FAIL only for a completed run that measured every pillar (docs/evaluations.md, "The PASS rule"). */
+export function reportVerdict(model: EvaluationReportModel): Verdict {
+  return verdictOf(model.overall, model.passThreshold, { pillars: model.pillars, status: model.status });
 }
 
 /** `70 %` (a threshold is shown without a decimal when it has none). */
@@ -61,10 +60,22 @@ export function thresholdLabel(threshold: number): string {
 }
 
 export function verdictSentence(model: EvaluationReportModel): string {
-  const verdict = verdictOf(model.overall, model.passThreshold);
+  const verdict = reportVerdict(model);
   const threshold = formatThreshold(model.passThreshold);
+  if (verdict === 'incomplete' && (model.overall === null || model.overall.n === 0)) {
+    return `No PASS or FAIL: the run is ${model.status} and no pillar was measured before it stopped.`;
+  }
   if (verdict === 'not-measured' || model.overall === null) {
     return `No overall score was measured, so there is no verdict (PASS needs an overall score of at least ${threshold}).`;
+  }
+  if (verdict === 'incomplete') {
+    const missing = missingPillars(model.pillars).map((p) => PILLAR_LABEL[p].toLowerCase());
+    const why =
+      model.status !== 'completed'
+        ? `the run is ${model.status}`
+        : `${missing.join(' and ')} ${missing.length === 1 ? 'was' : 'were'} not measured`;
+    const overall = `${formatPercent(model.overall.score)} (${formatDecimal(model.overall.score)})`;
+    return `Overall score ${overall} over the pillars measured, but no PASS or FAIL: ${why}, and a verdict needs all three pillars of a completed run.`;
   }
   const relation = verdict === 'pass' ? 'at or above' : 'below';
   return `Overall score ${formatPercent(model.overall.score)} (${formatDecimal(model.overall.score)}) is ${relation} the pass threshold of ${threshold}.`;
@@ -114,10 +125,27 @@ export function reportFacts(model: EvaluationReportModel): ReportFact[] {
   return facts;
 }
 
-/** A warning when the run did not complete: its scores cover part of the prompts. */
+/**
+ * A warning when the run did not complete: what it measured before it stopped and what it did
+ * not; its partial scores are no verdict and are not the agent's evidence.
+ */
 export function statusNote(model: EvaluationReportModel): string | null {
   if (model.status === 'completed') return null;
-  return `This evaluation is ${model.status}, not completed: the scores cover only the prompts answered before it stopped.`;
+  if (model.status === 'running') return 'This evaluation is still running: the scores cover only the prompts answered so far.';
+  const ended = model.status === 'failed' ? 'failed' : model.status === 'cancelled' ? 'was cancelled' : `is ${model.status}`;
+  const reason = model.errorMessage ? ` (${truncate(model.errorMessage, TEXT_BOUNDS.description)})` : '';
+  const totals = reportTotals(model);
+  const planned = typeof model.requestParams.prompts === 'number' ? ` of ${formatCount(model.requestParams.prompts)} planned` : '';
+  const measured = PILLARS.filter((p) => (model.pillars[p]?.n ?? 0) > 0).map(
+    (p) => `${PILLAR_LABEL[p].toLowerCase()} (n = ${formatCount(model.pillars[p]?.n ?? 0)})`,
+  );
+  const missing = missingPillars(model.pillars).map((p) => PILLAR_LABEL[p].toLowerCase());
+  return (
+    `This evaluation ${ended}${reason} before it completed: ${formatCount(totals.scored)} prompts were scored${planned}, ` +
+    `${formatCount(totals.errors)} could not be. Measured before it stopped: ${measured.length > 0 ? measured.join(', ') : 'nothing'}; ` +
+    `not measured: ${missing.length > 0 ? missing.join(', ') : 'nothing'}. ` +
+    'These scores cover only the prompts answered before it stopped: they are no verdict, and were not written to the agent’s evidence.'
+  );
 }
 
 export interface PillarEntry {

@@ -29,7 +29,7 @@ code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaV
 .verdict { border-radius: 10px; padding: 16px 18px; border: 2px solid; }
 .verdict-pass { color: var(--pass); background: var(--pass-bg); border-color: var(--pass); }
 .verdict-fail { color: var(--fail); background: var(--fail-bg); border-color: var(--fail); }
-.verdict-not-measured { color: var(--none); background: var(--none-bg); border-color: var(--none); }
+.verdict-not-measured, .verdict-incomplete { color: var(--none); background: var(--none-bg); border-color: var(--none); }
 .verdict-label { font-size: 22px; font-weight: 800; letter-spacing: .14em; margin: 0; }
 .overall-score { font-size: 44px; font-weight: 700; line-height: 1.1; margin: 4px 0; color: var(--ink); font-variant-numeric: tabular-nums; }
 .overall-detail { font-size: 13px; color: var(--ink); margin-bottom: 8px; }

@@ -178,6 +178,16 @@ describe('renderEvaluationHtml: verdict', () => {
     expect(pillarSvg).not.toContain('class="bar ');
   });
 
+  it('says INCOMPLETE, naming the pillars not measured, for a completed run without every pillar, whatever its score', () => {
+    const model = buildReportModel();
+    const pillars = { ...model.pillars, safety: null, reliability: null };
+    const html = renderEvaluationHtml({ ...model, pillars, overall: fixedScore(0.95) });
+    expect(verdict(html)).toBe('INCOMPLETE');
+    expect(html).toContain('class="verdict verdict-incomplete"');
+    expect(html).toContain('reliability and safety were not measured');
+    expect(markupProblems(html)).toEqual([]);
+  });
+
   it('bounds runaway strings (a 100 000-character name and prompt)', () => {
     const model = buildReportModel();
     const normal = renderEvaluationHtml(model).length;
@@ -211,11 +221,13 @@ describe('renderEvaluationHtml: verdict', () => {
       requestParams: {},
     };
     const html = renderEvaluationHtml(model);
-    expect(verdict(html)).toBe('NOT MEASURED');
+    // A run that did not complete is no verdict (docs/evaluations.md, "The PASS rule").
+    expect(verdict(html)).toBe('INCOMPLETE');
     expect(html).toContain('No harness was run');
     expect(html).not.toContain('data-chart="harness"');
     expect(html).toContain('No failed prompt was recorded.');
-    expect(html).toContain('This evaluation is failed, not completed');
+    expect(html).toContain('This evaluation failed before it completed');
+    expect(html).toContain('not measured: reliability, security, safety');
     expect(markupProblems(html)).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import {
   reportTotals,
   requestParameterRows,
   statusNote,
-  verdictOf,
+  reportVerdict,
   verdictSentence,
   VERDICT_LABEL,
   type FailureExample,
@@ -87,7 +87,7 @@ function header(model: EvaluationReportModel, name: string): string {
 }
 
 function summary(model: EvaluationReportModel): string {
-  const verdict = verdictOf(model.overall, model.passThreshold);
+  const verdict = reportVerdict(model);
   const overall = model.overall;
   const score = overall === null || verdict === 'not-measured' ? '—' : formatPercent(overall.score);
   const detail =

@@ -134,10 +134,10 @@ describe('renderEvaluationPdf', () => {
       requestParams: {},
     };
     const parsed = await parse(await renderEvaluationPdf(empty));
-    expect(parsed.text).toContain('NOT MEASURED');
+    expect(parsed.text).toContain('INCOMPLETE');
     expect(parsed.text).toContain('not measured');
     expect(parsed.text).toContain('No harness was run');
-    expect(parsed.text).toContain('This evaluation is cancelled, not completed');
+    expect(parsed.text).toContain('This evaluation was cancelled before it completed');
   });
 
   it('bounds runaway strings: a huge name, an unbroken 20 000-character answer, empty probes', async () => {

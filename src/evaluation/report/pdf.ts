@@ -15,7 +15,7 @@ import {
   reportTotals,
   requestParameterRows,
   statusNote,
-  verdictOf,
+  reportVerdict,
   verdictSentence,
   VERDICT_LABEL,
   type FailureExample,
@@ -82,8 +82,8 @@ function header(w: Writer, model: EvaluationReportModel, name: string): void {
 
 function summary(w: Writer, model: EvaluationReportModel): void {
   const { doc } = w;
-  const verdict = verdictOf(model.overall, model.passThreshold);
-  const palette = { pass: [C.pass, C.passBg], fail: [C.fail, C.failBg], 'not-measured': [C.none, C.noneBg] }[verdict];
+  const verdict = reportVerdict(model);
+  const palette = { pass: [C.pass, C.passBg], fail: [C.fail, C.failBg], 'not-measured': [C.none, C.noneBg], incomplete: [C.none, C.noneBg] }[verdict];
   const top = w.y;
   const boxWidth = 180;
   const facts = reportFacts(model);

@@ -14,6 +14,8 @@ import {
   type TrustStage,
 } from './agents.schemas.js';
 import type { AgentRow, LatestEvaluationRow, LifecycleEventRow } from './agents.repo.js';
+import { overallOfEvidence, type PillarEvidence } from '../../evaluation/evidence.js';
+import { PILLARS, type Pillar } from '../../evaluation/types.js';
 import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
 
 export const json = toJsonColumn;
@@ -128,7 +130,24 @@ const completeSkill = completer(AgentSkill);
 
 const completeList = (list: unknown, complete: (value: unknown) => unknown) => (Array.isArray(list) ? list.map(complete) : []);
 
-export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): AgentOut {
+/** `evidence` of an agent (docs/evaluations.md, "The agent's evidence"). */
+export function toEvidence(evidence: readonly PillarEvidence[]): NonNullable<AgentOut['evidence']> {
+  const overall = overallOfEvidence(evidence);
+  const byPillar = new Map(evidence.map((e) => [e.pillar, e]));
+  const pillar = (p: Pillar) => {
+    const e = byPillar.get(p);
+    if (e === undefined) return null;
+    return { ...e.score, harnesses: e.harnesses, evaluation_id: e.evaluationId, measured_at: e.measuredAt };
+  };
+  return {
+    test_score: overall?.score ?? null,
+    measured_at: overall?.measuredAt ?? null,
+    pillars: { reliability: pillar('reliability'), security: pillar('security'), safety: pillar('safety') },
+    missing_pillars: PILLARS.filter((p) => !byPillar.has(p)),
+  };
+}
+
+export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null, evidence?: readonly PillarEvidence[]): AgentOut {
   const agent: AgentOut = {
     id: row.id,
     agent_name: row.agent_name,
@@ -178,6 +197,7 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null): Age
             completed_at: latest.completed_at,
           };
   }
+  if (evidence !== undefined) agent.evidence = toEvidence(evidence);
   return agent;
 }
 

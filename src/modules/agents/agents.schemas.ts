@@ -127,6 +127,37 @@ export const AgentLatestEvaluation = Type.Object(
   { title: 'AgentLatestEvaluation' },
 );
 
+const PillarMeasurement = Type.Object(
+  {
+    score: Type.Number(),
+    n: Type.Integer(),
+    low: Type.Number(),
+    high: Type.Number(),
+    harnesses: Type.Array(Type.String()),
+    evaluation_id: Type.String(),
+    measured_at: Type.Integer(),
+  },
+  { title: 'AgentPillarMeasurement' },
+);
+
+/**
+ * The evidence behind `test_score` (an addition, with `include_scores`): each pillar's latest
+ * measurement, whichever run made it; `measured_at` is the oldest of them (the score's age).
+ */
+export const AgentEvidence = Type.Object(
+  {
+    test_score: Nullable(Type.Number()),
+    measured_at: Nullable(Type.Integer()),
+    pillars: Type.Object({
+      reliability: Nullable(PillarMeasurement),
+      security: Nullable(PillarMeasurement),
+      safety: Nullable(PillarMeasurement),
+    }),
+    missing_pillars: Type.Array(Type.String()),
+  },
+  { title: 'AgentEvidence' },
+);
+
 /** The Agent as every agent operation answers it (seed 2.1). */
 export const Agent = Type.Object(
   {
@@ -165,6 +196,7 @@ export const Agent = Type.Object(
     capabilities: Nullable(FreeObject()),
     skills: Type.Array(FreeObject()),
     latest_evaluation: Type.Optional(Nullable(AgentLatestEvaluation)),
+    evidence: Type.Optional(AgentEvidence),
   },
   { title: 'Agent' },
 );

@@ -12,6 +12,7 @@ import * as repo from './agents.repo.js';
 import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
 import { AGENT_STATUSES } from './agents.schemas.js';
 import { toEvaluationConfig } from './agents.views.js';
+import { findEvidenceOf } from '../evaluations/evaluations.repo.js';
 
 type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now' | 'readVersion'>;
 
@@ -92,8 +93,9 @@ export function createAgentService(deps: AgentDeps) {
 
   async function withScores(rows: AgentRow[], include: boolean) {
     if (!include) return rows.map((r) => toAgent(r));
-    const latest = await repo.latestEvaluations(db, rows.map((r) => r.id));
-    return rows.map((r) => toAgent(r, latest.get(r.id) ?? null));
+    const ids = rows.map((r) => r.id);
+    const [latest, evidence] = await Promise.all([repo.latestEvaluations(db, ids), findEvidenceOf(db, ids)]);
+    return rows.map((r) => toAgent(r, latest.get(r.id) ?? null, evidence.get(r.id) ?? []));
   }
 
   /**

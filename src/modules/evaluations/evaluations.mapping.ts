@@ -1,5 +1,8 @@
 import type { Static } from 'typebox';
 import type { EvaluationRow, ResultRow } from './evaluations.repo.js';
+import { PASS_THRESHOLD } from '../../evaluation/aggregate.js';
+import { missingPillars, VERDICT_NAME, verdictOf } from '../../evaluation/evidence.js';
+import type { Pillar, ScoreWithInterval } from '../../evaluation/types.js';
 import { truncationFields } from './result-bounds.js';
 import type { EvaluationListItem, EvaluationStatusOut, EvaluationSummaryOut } from './evaluations.schemas.js';
 
@@ -81,7 +84,22 @@ export function toListItem(row: EvaluationRow, agentName: string | undefined): S
   };
 }
 
+/**
+ * The summary's verdict (an addition): PASS or FAIL only for a completed run that measured every
+ * pillar, INCOMPLETE naming the pillars missing otherwise (docs/evaluations.md, "The PASS rule");
+ * null while it runs. Computed from the stored scores, so runs stored before the rule get it too.
+ */
+function verdictFields(row: EvaluationRow, details: Record<string, unknown>) {
+  if (row.status === 'running') return { verdict: null, missing_pillars: null };
+  const pillars = (details.pillars ?? {}) as Partial<Record<Pillar, ScoreWithInterval | null>>;
+  const overall = (details.overall ?? null) as ScoreWithInterval | null;
+  const verdict = verdictOf(overall, PASS_THRESHOLD, { pillars, status: row.status });
+  return { verdict: VERDICT_NAME[verdict], missing_pillars: missingPillars(pillars) };
+}
+
 export function toSummary(row: EvaluationRow): EvaluationSummaryOut {
+  const details = parseJson<Record<string, unknown>>(row.pillar_details, {});
+  const verdict = verdictFields(row, details);
   return {
     id: row.id,
     team_id: row.team_id,
@@ -92,7 +110,7 @@ export function toSummary(row: EvaluationRow): EvaluationSummaryOut {
     security_score: row.security_score,
     safety_score: row.safety_score,
     overall_score: row.overall_score,
-    pillar_details: parseJson<Record<string, unknown>>(row.pillar_details, {}),
+    pillar_details: row.pillar_details === null ? details : { ...details, passed: verdict.verdict === 'PASS', ...verdict },
     harness_names: harnessNamesOf(row),
     harness_type: row.harness_type,
     resource_version: null,
@@ -100,6 +118,7 @@ export function toSummary(row: EvaluationRow): EvaluationSummaryOut {
     created_at: row.created_at,
     completed_at: row.completed_at,
     request_params: parseJson<Record<string, unknown> | null>(row.request_params, null),
+    ...verdict,
   };
 }
 

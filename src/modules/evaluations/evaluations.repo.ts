@@ -1,13 +1,15 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, EvaluationReportsTable, EvaluationResultsTable, EvaluationsTable } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
+import type { PillarEvidence } from '../../evaluation/evidence.js';
+import type { Pillar } from '../../evaluation/types.js';
 
 /**
  * Cache classes (docs/caching.md). `evaluations` is classified by the agents module, which reads
  * it for `latest_evaluation`. Results are written in batches while a run goes (a commit each):
  * data, which moves only the read version.
  */
-export const EVALUATION_TABLES = tableCaching({ evaluation_results: 'data', evaluation_reports: 'data' });
+export const EVALUATION_TABLES = tableCaching({ evaluation_results: 'data', evaluation_reports: 'data', agent_pillar_evidence: 'data' });
 
 export type EvaluationRow = Selectable<EvaluationsTable>;
 export type EvaluationPatch = Updateable<EvaluationsTable>;
@@ -198,4 +200,53 @@ export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promis
   if (unique.length === 0) return new Map();
   const rows = await db.selectFrom('agents').select(['id', 'agent_name']).where('id', 'in', unique).execute();
   return new Map(rows.map((r) => [r.id, r.agent_name]));
+}
+
+/** The agents' evidence per pillar (docs/evaluations.md, "The agent's evidence"), by agent. */
+export async function findEvidenceOf(db: Kysely<DB>, agentIds: readonly string[]): Promise<Map<string, PillarEvidence[]>> {
+  const out = new Map<string, PillarEvidence[]>();
+  // Ids per query: far below either engine's bound-parameter limit.
+  for (let start = 0; start < agentIds.length; start += 1000) {
+    const rows = await db
+      .selectFrom('agent_pillar_evidence')
+      .selectAll()
+      .where('agent_id', 'in', agentIds.slice(start, start + 1000))
+      .orderBy('agent_id')
+      .orderBy('pillar')
+      .execute();
+    for (const row of rows) {
+      const list = out.get(row.agent_id) ?? [];
+      list.push({
+        pillar: row.pillar as Pillar,
+        evaluationId: row.evaluation_id,
+        harnesses: JSON.parse(row.harnesses) as string[],
+        score: { score: row.score, n: row.n, low: row.low, high: row.high },
+        measuredAt: Number(row.measured_at),
+      });
+      out.set(row.agent_id, list);
+    }
+  }
+  return out;
+}
+
+export const findEvidence = async (db: Kysely<DB>, agentId: string): Promise<PillarEvidence[]> => (await findEvidenceOf(db, [agentId])).get(agentId) ?? [];
+
+/** Writes an agent's evidence, a row per pillar (inside the transaction that completes a run). */
+export async function saveEvidence(db: Kysely<DB>, agentId: string, evidence: readonly PillarEvidence[]): Promise<void> {
+  for (const e of evidence) {
+    const values = {
+      evaluation_id: e.evaluationId,
+      harnesses: JSON.stringify(e.harnesses),
+      score: e.score.score,
+      n: e.score.n,
+      low: e.score.low,
+      high: e.score.high,
+      measured_at: e.measuredAt,
+    };
+    await db
+      .insertInto('agent_pillar_evidence')
+      .values({ agent_id: agentId, pillar: e.pillar, ...values })
+      .onConflict((oc) => oc.columns(['agent_id', 'pillar']).doUpdateSet(values))
+      .execute();
+  }
 }

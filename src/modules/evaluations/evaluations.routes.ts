@@ -144,7 +144,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<EvaluationRouteServices
     {
       schema: {
         tags: evaluationTags,
-        summary: 'The HTML trust report of a completed evaluation (self-contained, charts as inline SVG)',
+        summary: 'The HTML trust report of an ended evaluation (completed, failed or cancelled; self-contained, charts as inline SVG)',
         params: EvaluationIdParams,
         querystring: ReportQuery,
         response: responses({ 200: HtmlBody }, 401, 403, 404, 409, 422),
@@ -158,7 +158,7 @@ export const evaluationRoutes: FastifyPluginAsyncTypebox<EvaluationRouteServices
     {
       schema: {
         tags: evaluationTags,
-        summary: 'The PDF trust report of a completed evaluation (vector charts)',
+        summary: 'The PDF trust report of an ended evaluation (completed, failed or cancelled; vector charts)',
         params: EvaluationIdParams,
         querystring: ReportQuery,
         response: responses({ 200: PdfBody }, 401, 403, 404, 409, 422),

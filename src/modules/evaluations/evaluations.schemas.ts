@@ -174,6 +174,9 @@ export const EvaluationSummaryResponse = Type.Object(
     created_at: EpochSeconds(),
     completed_at: Nullable(EpochSeconds()),
     request_params: Nullable(FreeObject()),
+    // Additions (docs/evaluations.md, "The PASS rule"): PASS / FAIL only when every pillar was measured by a completed run.
+    verdict: Nullable(Type.Union([Type.Literal('PASS'), Type.Literal('FAIL'), Type.Literal('INCOMPLETE'), Type.Literal('NOT MEASURED')])),
+    missing_pillars: Nullable(Type.Array(Type.Union([Type.Literal('reliability'), Type.Literal('security'), Type.Literal('safety')]))),
   },
   { title: 'EvaluationSummaryResponse' },
 );

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { PASS_THRESHOLD } from '../../evaluation/aggregate.js';
+import { aggregate, PASS_THRESHOLD } from '../../evaluation/aggregate.js';
 import { getStandardHarness } from '../../evaluation/harnesses/index.js';
 import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../../evaluation/types.js';
 import { findHarnessesByIds } from '../custom-harnesses/custom-harnesses.repo.js';
 import { harnessNamesOf } from './evaluations.mapping.js';
-import { failureExamples, findAgentRow, teamName, type EvaluationRow } from './evaluations.repo.js';
+import { failureExamples, findAgentRow, teamName, verdictRows, type EvaluationRow } from './evaluations.repo.js';
+import { pillarDetails } from './run/complete.js';
+import { harnessesOf } from './run/plan.js';
 
 /** Failure examples per probe in a report (the renderers bound them again for the page). */
 export const FAILURES_PER_PROBE = 3;
@@ -46,9 +48,26 @@ function namesOf(): Names {
   };
 }
 
-/** The report's content, from what the completed evaluation stored (its scores and a few failures per probe). */
+/**
+ * The scores a report shows: a completed run's stored ones; for a run that ended otherwise
+ * (failed, cancelled), the scores of the prompts it stored before it stopped, computed here as
+ * completion would have (they are no verdict and not the agent's evidence: the report says so).
+ */
+async function detailsOf(db: Kysely<DB>, row: EvaluationRow): Promise<Partial<StoredDetails>> {
+  if (row.status === 'completed') return JSON.parse(row.pillar_details ?? '{}') as Partial<StoredDetails>;
+  const harnesses = await harnessesOf(db, row);
+  // A custom harness deleted since counts toward no pillar: its results are left out.
+  const rows = (await verdictRows(db, row.id)).filter((r) => harnesses.has(r.harness));
+  const scores = aggregate(
+    rows.map((r) => ({ ...r, passed: r.passed === null ? null : r.passed === 1 })),
+    (harness) => harnesses.get(harness)?.pillar,
+  );
+  return pillarDetails(scores, harnesses, rows.length);
+}
+
+/** The report's content, from what the evaluation stored (its scores and a few failures per probe). */
 export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Promise<EvaluationReportModel> {
-  const details = JSON.parse(row.pillar_details ?? '{}') as Partial<StoredDetails>;
+  const details = await detailsOf(db, row);
   const names = namesOf();
   const [agent, team, failures] = await Promise.all([
     findAgentRow(db, row.agent_id),
@@ -71,6 +90,7 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
     createdAt: row.created_at,
     completedAt: row.completed_at,
     status: row.status,
+    errorMessage: row.error_message,
     passThreshold: PASS_THRESHOLD,
     overall: details.overall ?? null,
     pillars,

@@ -19,16 +19,17 @@ export function reportFileName(row: Pick<EvaluationRow, 'id' | 'agent_name'>, ex
 }
 
 /**
- * The HTML and PDF reports of completed evaluations (docs/evaluations.md, "Reports"): rendered
+ * The HTML and PDF reports of ended evaluations (docs/evaluations.md, "Reports"): rendered
  * from the stored results on first request (or on POST …/report), kept in the database, served
  * from there until regenerated.
  */
 export function createReportService(deps: ReportDeps) {
   const { db, now, reportRenderer } = deps;
 
-  async function completedEvaluation(principal: Principal, id: string, teamId: string | undefined, permission: EvaluationPermission) {
+  /** Every ended run has a report (completed, failed, cancelled); a running one has none yet. */
+  async function endedEvaluation(principal: Principal, id: string, teamId: string | undefined, permission: EvaluationPermission) {
     const row = await loadEvaluation(db, principal, id, teamId, permission);
-    if (row.status !== 'completed') throw conflict(`The evaluation is ${row.status}: its report is made once it has completed`);
+    if (row.status === 'running') throw conflict('The evaluation is running: its report is made once it has ended');
     return row;
   }
 
@@ -42,14 +43,14 @@ export function createReportService(deps: ReportDeps) {
 
   return {
     async html(principal: Principal, id: string, teamId: string | undefined) {
-      const row = await completedEvaluation(principal, id, teamId, 'evaluation:read');
+      const row = await endedEvaluation(principal, id, teamId, 'evaluation:read');
       const cached = await findReportPart(db, row.id, 'html');
       const html = cached?.html ?? (await render(row, principal.userId)).html;
       return { html, fileName: reportFileName(row, 'html') };
     },
 
     async pdf(principal: Principal, id: string, teamId: string | undefined) {
-      const row = await completedEvaluation(principal, id, teamId, 'evaluation:read');
+      const row = await endedEvaluation(principal, id, teamId, 'evaluation:read');
       const cached = await findReportPart(db, row.id, 'pdf');
       const pdf = cached === undefined ? (await render(row, principal.userId)).pdf : Buffer.from(cached.pdf);
       return { pdf, fileName: reportFileName(row, 'pdf') };
@@ -57,7 +58,7 @@ export function createReportService(deps: ReportDeps) {
 
     /** Renders both reports now (when not cached, or with force_regenerate) and says where to get them. */
     async generate(principal: Principal, id: string, teamId: string | undefined, force: boolean) {
-      const row = await completedEvaluation(principal, id, teamId, 'evaluation:write');
+      const row = await endedEvaluation(principal, id, teamId, 'evaluation:write');
       const cached = force ? undefined : await reportGeneratedAt(db, row.id);
       const generatedAt = cached ?? (await render(row, principal.userId)).generatedAt;
       const team = `?team_id=${row.team_id}`;

@@ -182,8 +182,15 @@ async function* jsonlFile(db: Kysely<DB>, campaignId: string): AsyncGenerator<st
 // Rows end in CRLF (RFC 4180); a cell holding a bare LF or CR is quoted too, or spreadsheets and most CSV readers split the row there.
 const CSV_OPTIONS = { record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
 
+/**
+ * Every CSV Warden writes starts with the UTF-8 byte-order mark: without it, spreadsheet programs
+ * (Excel) read the file in the machine's legacy code page and garble non-ASCII text; CSV readers
+ * that know UTF-8 skip it (docs/redteam.md, "Downloads").
+ */
+export const CSV_BOM = '\uFEFF';
+
 async function* csvFile(db: Kysely<DB>, campaignId: string): AsyncGenerator<string> {
-  yield stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
+  yield CSV_BOM + stringify([[...CSV_COLUMNS]], CSV_OPTIONS);
   for await (const finding of allFindings(db, campaignId)) yield stringify([csvRow(finding)], CSV_OPTIONS);
 }
 

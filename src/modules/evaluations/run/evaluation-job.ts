@@ -7,6 +7,7 @@ import { openAgentKey } from '../../../crypto/keys.js';
 import type { DB } from '../../../db/schema.js';
 import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
+import { DeadAgentError, deadAgentWatch } from '../../../jobs/dead-agent.js';
 import { dispatch, MAX_RETRY_AFTER_IN_SLOT_MS, rateLimitOutcome, type SendOutcome } from '../../../jobs/dispatch.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
@@ -94,6 +95,8 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     setMaxListeners(0, sending);
     const scoring = scoringContext(options.llm, agent.agent_system_prompt, sending);
     let loggedErrors = 0;
+    // The first prompts all failing without one answer, or later as many in a row, end the run (the jobs' shared rule).
+    const deadAgent = deadAgentWatch({ noun: 'prompt', answeredBefore: stored.size > storedErrors });
     const logError = (prompt: PlannedPrompt, error: string) => {
       if (loggedErrors++ < MAX_LOGGED_ERRORS) void context.log(`${prompt.id}: ${error}`, 'warn');
     };
@@ -111,6 +114,13 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
             local.abort();
             throw error;
           }
+          // A unit failed without an answer when none of its prompts got one (a scoring error is an answer).
+          const failed = rows.every((row) => row.error != null);
+          const dead = deadAgent.record(failed ? (rows[0]?.error ?? 'no answer') : null);
+          if (dead !== undefined) {
+            local.abort();
+            throw dead;
+          }
         },
         // Cancelled or deleted under us: the calls in flight are aborted too.
         stopped: () => {
@@ -119,6 +129,10 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
         },
       });
       await batches.flush();
+    } catch (error) {
+      // A dead agent: what was sent is kept (the failed run's report shows it), then the run fails with the cause.
+      if (error instanceof DeadAgentError) await batches.flush().catch(() => undefined);
+      throw error;
     } finally {
       batches.close();
     }

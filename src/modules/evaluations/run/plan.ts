@@ -35,6 +35,26 @@ export class PlanError extends Error {}
 const isPillar = (value: string): value is Pillar => (PILLARS as readonly string[]).includes(value);
 
 /**
+ * The harnesses of a run with their names and pillars, without their prompts (a stopped run's
+ * report): a custom harness deleted since is left out (its results then count toward no pillar).
+ */
+export async function harnessesOf(db: Kysely<DB>, evaluation: EvaluationRow): Promise<Map<string, HarnessInfo>> {
+  const names = harnessNamesOf(evaluation);
+  const harnesses = new Map<string, HarnessInfo>();
+  if (evaluation.harness_type === 'custom') {
+    for (const row of await findHarnessesByIds(db, names)) {
+      if (row.team_id === evaluation.team_id) harnesses.set(row.id, { name: row.name, pillar: isPillar(row.pillar) ? row.pillar : 'safety' });
+    }
+  } else {
+    for (const id of names) {
+      const harness = getStandardHarness(id);
+      if (harness !== undefined) harnesses.set(id, { name: harness.name, pillar: harness.pillar });
+    }
+  }
+  return harnesses;
+}
+
+/**
  * The prompts a run sends, in order: for each harness asked for, its prompts (standard: the
  * catalogue's; custom: the harness's stored ones), sampled with the run's seed. The same
  * evaluation gives the same plan each time it is made, so a resumed run finds its stored

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { deadAgentWatch } from '../../../jobs/dead-agent.js';
 import { dispatch, rateLimitOutcome, type SendOutcome } from '../../../jobs/dispatch.js';
 import type { JobContext } from '../../../jobs/types.js';
 import { caughtBy, type CandidateGuard, type GuardScanner } from '../../../redteam/guard.js';
@@ -7,8 +8,6 @@ import type { AttackOutcome, PlannedAttack } from '../../../redteam/types.js';
 import type { NewFinding } from '../redteam.repo.js';
 import { findingRow } from './findings.js';
 
-/** A campaign whose first attacks all fail this many times in a row, without one answer, fails: the agent cannot be reached. */
-const ERRORS_BEFORE_GIVING_UP = 10;
 /** Attack errors written to the campaign's log, so that a failing agent does not flood it. */
 const MAX_LOGGED_ERRORS = 20;
 
@@ -39,8 +38,9 @@ export interface AttackLoopInput {
  * attack the agent still answers 429 goes back to the end of the line and sending slows down;
  * an agent that asks to wait longer than a few seconds makes the job give its slot back
  * (`deferFor`), and the attack is sent again, whole, when the job resumes. Nothing of such an
- * attack is written. Stops when the job's signal aborts, when a write fails, or when the first
- * attacks all fail without one answer. Resolves whether any attack got an answer, and the
+ * attack is written. Stops when the job's signal aborts, when a write fails, or when the agent
+ * looks dead: the first attacks all fail without one answer, or later as many in a row
+ * (src/jobs/dead-agent.ts). Resolves whether any attack got an answer, and the
  * first error.
  */
 export async function attackAll(input: AttackLoopInput): Promise<{ answered: boolean; firstError: string | undefined }> {
@@ -49,7 +49,8 @@ export async function attackAll(input: AttackLoopInput): Promise<{ answered: boo
   // Every call in flight listens to it (several listeners each): not a leak.
   setMaxListeners(0, sending);
   let answered = input.answeredBefore;
-  let errorsInARow = 0;
+  // The first attacks all failing without one answer, or later as many in a row, end the campaign (the jobs' shared rule).
+  const deadAgent = deadAgentWatch({ noun: 'attack', answeredBefore: input.answeredBefore });
   let loggedErrors = 0;
   let firstError: string | undefined;
 
@@ -91,17 +92,15 @@ export async function attackAll(input: AttackLoopInput): Promise<{ answered: boo
 
   async function accept({ item, outcome, row }: { item: Item; outcome: AttackOutcome; row: NewFinding }): Promise<void> {
     if (outcome.error !== null) {
-      errorsInARow += 1;
       firstError ??= outcome.error;
       if (loggedErrors++ < MAX_LOGGED_ERRORS) input.log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
-      if (!answered && errorsInARow >= ERRORS_BEFORE_GIVING_UP) {
-        local.abort();
-        // The connector's message already says what went wrong ("the agent could not be reached: …", "the agent answered HTTP 500…").
-        throw new Error(`No attack got an answer from the agent (the first ${ERRORS_BEFORE_GIVING_UP} all failed): ${clip(outcome.error)}`);
-      }
     } else {
       answered = true;
-      errorsInARow = 0;
+    }
+    const dead = deadAgent.record(outcome.error);
+    if (dead !== undefined) {
+      local.abort();
+      throw dead;
     }
     try {
       await input.write(row);
