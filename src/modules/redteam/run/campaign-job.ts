@@ -157,25 +157,18 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       },
     });
     void context.progress({ done, total, message: `${done} of ${total} attacks` });
-    let outcome: Awaited<ReturnType<typeof attackAll>>;
-    try {
-      outcome = await attackAll({
-        campaignId: campaign.id,
-        queue,
-        runner,
-        candidates: candidateScanners(signal),
-        concurrency: options.concurrency,
-        answeredBefore: stored.size > 0,
-        write: (row) => writer.add(row),
-        now,
-        log,
-        signal,
-        deferFor: context.deferFor,
-      });
-      await writer.flush();
-    } finally {
-      writer.close();
-    }
+    const outcome = await attackAll({
+      campaignId: campaign.id,
+      queue,
+      runner,
+      candidates: candidateScanners(signal),
+      concurrency: options.concurrency,
+      answeredBefore: stored.size > 0,
+      writer,
+      now,
+      log,
+      context,
+    });
     if (signal.aborted) {
       // Given back until the agent's Retry-After: says so until a worker resumes it (the findings stored stay).
       if (signal.reason === 'deferred') {
@@ -184,6 +177,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       }
       return;
     }
+    // Cancelled or deleted while it ran: what was stored stays, nothing else is written.
+    if (writer.stopped) return;
     if (!outcome.answered && outcome.firstError !== undefined) {
       throw new Error(`No attack got an answer from the agent: ${clip(outcome.firstError)}`);
     }
