@@ -3,6 +3,7 @@
  * module (src/modules/redteam/) stores what it plans and finds; the agent connector, the guard
  * engine and the optional language model are handed in as functions.
  */
+import type { LanguageModel } from '../llm/types.js';
 import type { Turn } from '../connector/types.js';
 
 /** The reference's AttackCategory. `custom` runs the probes named in `custom_plugins`. */
@@ -165,7 +166,5 @@ export type SendTurns = (turns: readonly Turn[], options: { signal: AbortSignal;
     }
 >;
 
-/** A chat model, as the attacker, the crescendo steerer and the judge use it. */
-export interface RedteamLlm {
-  complete(messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>, options?: { signal?: AbortSignal }): Promise<string>;
-}
+/** The configured model as the attacker, the steerer and the judge call it: src/llm/types.ts's one interface (this name kept for the red team's code). */
+export type RedteamLlm = LanguageModel;

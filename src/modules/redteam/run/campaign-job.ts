@@ -3,17 +3,16 @@ import type { LlmConfig } from '../../../config.js';
 import type { AgentConnector } from '../../../connector/types.js';
 import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
-import { detectorLlm } from '../../../guard/llm.js';
 import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
-import { chatText } from '../../../llm/client.js';
+import { configuredModel } from '../../../llm/client.js';
 import { CANDIDATE_GUARDS, candidateConfig, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
 import { judge } from '../../../redteam/judge.js';
 import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
 import { planAttacks } from '../../../redteam/plan.js';
 import type { AttackRunner } from '../../../redteam/run-attack.js';
 import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
-import type { AttackCase, RedteamLlm, SendTurns, Strategy } from '../../../redteam/types.js';
+import type { AttackCase, SendTurns, Strategy } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
 import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
 import { findCampaign, findDomeConfig, insertFindings, storedAttackIds, updateActiveOf, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
@@ -45,11 +44,6 @@ export interface CampaignRunOptions {
   batchIntervalMs?: number;
 }
 
-/** The configured model as the engine calls it (generation may take a while: two minutes per call). */
-const redteamLlm = (llm: LlmConfig): RedteamLlm => ({
-  complete: (messages, options = {}) => chatText(llm, messages, { timeoutMs: 120_000, ...(options.signal ? { signal: options.signal } : {}) }),
-});
-
 /**
  * The job that runs a campaign (docs/redteam.md, "How a campaign runs"): plans the attacks (or
  * reads the plan a previous run stored), skips attacks already stored, sends the others a few
@@ -60,8 +54,9 @@ const redteamLlm = (llm: LlmConfig): RedteamLlm => ({
 export function createCampaignJob(options: CampaignRunOptions): JobHandler<CampaignJobPayload> {
   const { db, now } = options;
   const contexts = createGuardContexts({ db, llm: options.llm });
-  const llm = options.llm ? redteamLlm(options.llm) : undefined;
-  const detectorModel = detectorLlm(options.llm);
+  /** The configured model (two minutes per call by default): the attacker, the steerer, the judge and the guards' LLM methods. */
+  const llm = configuredModel(options.llm);
+  const detectorModel = llm;
 
   /** The Dome configuration the campaign goes through, compiled and bound to the team's scan context. */
   async function guardOf(campaign: CampaignRow, signal: AbortSignal): Promise<{ scan: GuardScanner; source: Record<string, unknown> } | null> {

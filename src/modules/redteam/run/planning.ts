@@ -3,7 +3,8 @@ import { generateCases } from '../../../redteam/llm.js';
 import { llmProbeId } from '../../../redteam/probes/index.js';
 import { purposeProfile } from '../../../redteam/purpose.js';
 import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
-import type { AccessLevel, AgentKnowledge, AttackCase, AttackCategory, ProbeCategory, RedteamLlm } from '../../../redteam/types.js';
+import type { LanguageModel } from '../../../llm/types.js';
+import type { AccessLevel, AgentKnowledge, AttackCase, AttackCategory, ProbeCategory } from '../../../redteam/types.js';
 import type { CampaignRow } from '../redteam.repo.js';
 
 /** Attacks the language model adds per category: half the templates' number, at most this many. */
@@ -58,7 +59,7 @@ export function mostPlanned(size: PlanSize): { total: number; explained: string 
 export async function planCampaign(
   campaign: CampaignRow,
   knowledge: AgentKnowledge,
-  llm: RedteamLlm | undefined,
+  llm: LanguageModel | undefined,
   signal: AbortSignal,
   log: (line: string, level?: 'info' | 'warn') => void,
 ): Promise<AttackCase[]> {
