@@ -5,7 +5,8 @@ import { getStandardHarness } from '../../evaluation/harnesses/index.js';
 import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../../evaluation/types.js';
 import { findHarnessesByIds } from '../custom-harnesses/custom-harnesses.repo.js';
 import { harnessNamesOf } from './evaluations.mapping.js';
-import { failureExamples, findAgentRow, teamName, type EvaluationRow } from './evaluations.repo.js';
+import { findAgent } from '../agents/agents.repo.js';
+import { failureExamples, teamName, type EvaluationRow } from './evaluations.repo.js';
 
 /** Failure examples per probe in a report (the renderers bound them again for the page). */
 export const FAILURES_PER_PROBE = 3;
@@ -51,7 +52,7 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
   const details = JSON.parse(row.pillar_details ?? '{}') as Partial<StoredDetails>;
   const names = namesOf();
   const [agent, team, failures] = await Promise.all([
-    findAgentRow(db, row.agent_id),
+    findAgent(db, row.agent_id),
     teamName(db, row.team_id),
     failureExamples(db, row.id, FAILURES_PER_PROBE),
   ]);

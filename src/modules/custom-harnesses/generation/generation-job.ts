@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import type { DB } from '../../../db/schema.js';
 import type { JobHandler } from '../../../jobs/types.js';
+import { findAgent } from '../../agents/agents.repo.js';
 import { findPreset } from '../../personas/personas.presets.js';
 import { deletePrompts, findHarness, insertPrompts, updateDraftOf, type CustomHarnessRow } from '../custom-harnesses.repo.js';
 import { llmPrompts } from './llm.js';
@@ -28,7 +29,7 @@ const parseIds = (text: string): string[] => {
 
 /** The agent, personas and approved rules a harness is built from, read when its generation runs. */
 export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Promise<GenerationSource> {
-  const agent = await db.selectFrom('agents').select(['agent_name', 'purpose', 'agent_system_prompt']).where('id', '=', harness.agent_id).executeTakeFirst();
+  const agent = await findAgent(db, harness.agent_id);
   if (agent === undefined) throw new Error('The agent was deleted');
   const personaIds = parseIds(harness.persona_ids);
   const rows =

@@ -9,7 +9,8 @@ import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js
 import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
 import { runPipeline, type UnitScope } from '../../../jobs/pipeline.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
-import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
+import { findAgent } from '../../agents/agents.repo.js';
+import { countResults, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
 import { boundResultTexts } from '../result-bounds.js';
 import { completeRun } from './complete.js';
 import { converse, type ConversationResult } from './converse.js';
@@ -58,7 +59,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     const evaluation = await findEvaluation(db, context.payload.evaluationId);
     // Deleted (perhaps re-created under the same id, with another job), or cancelled before a worker took it: nothing to do.
     if (evaluation === undefined || evaluation.status !== 'running' || evaluation.job_id !== context.id) return;
-    const agent = await findAgentRow(db, evaluation.agent_id);
+    const agent = await findAgent(db, evaluation.agent_id);
     if (agent === undefined) throw new Error('The agent was deleted');
     const target = agentTarget(agent, openAgentKey(options.agentSecrets, agent.api_key_enc));
     /** Every write of the run: only while it holds its job and the evaluation still runs that job. */

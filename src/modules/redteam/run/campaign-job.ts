@@ -12,10 +12,11 @@ import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
 import { planAttacks } from '../../../redteam/plan.js';
 import type { AttackRunner } from '../../../redteam/run-attack.js';
 import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
-import type { AttackCase, SendTurns, Strategy } from '../../../redteam/types.js';
+import type { AttackCase, SendTurns } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
-import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
-import { findCampaign, findDomeConfig, insertFindings, storedAttackIds, updateActiveOf, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
+import { configBodyOf, findConfig } from '../../dome/dome.repo.js';
+import { DEFAULT_OPTIONS } from '../options.js';
+import { campaignColumns, findCampaign, insertFindings, storedAttackIds, updateActiveOf, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
 import { attackAll, clip } from './attack-loop.js';
 import { findingWriter } from './findings.js';
 import { completeCampaign } from './outcome.js';
@@ -61,9 +62,9 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
   /** The Dome configuration the campaign goes through, compiled and bound to the team's scan context. */
   async function guardOf(campaign: CampaignRow, signal: AbortSignal): Promise<{ scan: GuardScanner; source: Record<string, unknown> } | null> {
     if (campaign.dome_config_id === null) return null;
-    const row = await findDomeConfig(db, campaign.dome_config_id);
+    const row = await findConfig(db, campaign.dome_config_id);
     if (row === undefined) throw new Error('The Dome configuration the campaign was to run through was deleted');
-    const compiled = compileDomeConfig(JSON.parse(row.config_body), { llmAvailable: options.llm !== undefined });
+    const compiled = compileDomeConfig(configBodyOf(row), { llmAvailable: options.llm !== undefined });
     const context = await contexts.forScan(row.team_id, compiled.usesPolicyRules);
     return { scan: (direction, text) => compiled.scan(direction, text, { ...context, signal }), source: compiled.source };
   }
@@ -84,8 +85,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     if (campaign === undefined || !(ACTIVE_STATUSES as readonly string[]).includes(campaign.status) || campaign.job_id !== context.id) return;
     /** Every write of the run: only while it holds its job and the campaign still runs that job. */
     const update = (patch: Updateable<RedteamCampaignsTable>) => context.fenced((trx) => updateActiveOf(trx, campaign.id, context.id, patch));
-    const saved = JSON.parse(campaign.options) as Partial<CampaignOptions> & { target?: 'agent' | 'url' };
-    const settings = { ...DEFAULT_OPTIONS, ...saved, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
+    const columns = campaignColumns(campaign);
+    const settings = { ...DEFAULT_OPTIONS, ...columns.options, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
     const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
     const startedAt = campaign.started_at ?? now();
     const running = { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() };
@@ -93,12 +94,12 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
 
     const log = (line: string, level: 'info' | 'warn' = 'info') => void context.log(line, level);
     let cases: AttackCase[];
-    if (campaign.cases !== null) cases = JSON.parse(campaign.cases) as AttackCase[];
+    if (columns.cases !== null) cases = columns.cases;
     else {
-      cases = await planCampaign(campaign, knowledge, llm, signal, log);
+      cases = await planCampaign(campaign, columns, knowledge, llm, signal, log);
       if (!(await update({ cases: JSON.stringify(cases), updated_at: now() }))) return;
     }
-    const attacks = planAttacks(cases, JSON.parse(campaign.strategies) as Strategy[], campaign.seed);
+    const attacks = planAttacks(cases, columns.strategies, campaign.seed);
     // The creation checked the most the plan could reach; what was planned is checked here (a
     // language model configured since, or a campaign stored before that check).
     const planned = attacks.length + (source === null ? 0 : MAX_STATIC_FINDINGS);
@@ -112,7 +113,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const queue = attacks.map((attack, seq) => ({ attack, seq })).filter(({ attack }) => !stored.has(attack.id));
     const total = attacks.length + (source === null ? 0 : 3);
     let done = [...stored].filter((id) => !id.startsWith('static:')).length;
-    const strategies = (JSON.parse(campaign.strategies) as string[]).length;
+    const strategies = columns.strategies.length;
     const resumed = done ? `; ${done} already done` : '';
     log(`Planned ${attacks.length} attacks (${cases.length} cases × ${strategies} strategies), seed ${campaign.seed}${resumed}`);
 
