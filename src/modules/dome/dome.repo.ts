@@ -3,6 +3,7 @@ import type { DB, DetectionsTable, DomeConfigsTable } from '../../db/schema.js';
 import { Type } from 'typebox';
 import { decodeJsonColumn } from '../../db/json-columns.js';
 import { tableCaching } from '../../db/table-caching.js';
+import { DetectionInput, DetectionOutput } from './dome.schemas.js';
 
 /** Guardrails' tables (docs/caching.md): no principal is read from them. */
 export const DOME_TABLES = tableCaching({ dome_configs: 'data', dome_instances: 'data', detections: 'data' });
@@ -97,3 +98,9 @@ export const findDetection = (db: Kysely<DB>, teamIds: readonly string[] | null,
   if (teamIds !== null) query = query.where('team_id', 'in', teamIds.length > 0 ? teamIds : ['']);
   return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst();
 };
+
+/** A detection's stored inputs and outputs, decoded once here, with the API's own schemas. */
+export const detectionColumns = (row: Pick<DetectionRow, 'detector_inputs' | 'detector_outputs'>) => ({
+  detector_inputs: decodeJsonColumn(Type.Array(DetectionInput), row.detector_inputs, 'detections.detector_inputs'),
+  detector_outputs: decodeJsonColumn(Type.Array(DetectionOutput), row.detector_outputs, 'detections.detector_outputs'),
+});
