@@ -8,6 +8,7 @@ import { deletePrompts, findHarness, insertPrompts, updateDraftOf, type CustomHa
 import { llmPrompts } from './llm.js';
 import { pillarOf, type GenerationSource, type SourcePersona } from './source.js';
 import { templatePrompts } from './templates.js';
+import { Type } from 'typebox';
 
 export const GENERATION_JOB = 'custom-harness-generation';
 
@@ -96,6 +97,7 @@ export function createGenerationJob(options: GenerationOptions): JobHandler<Gene
   const { db, now } = options;
   return {
     kind: GENERATION_JOB,
+    payload: Type.Object({ harnessId: Type.String() }),
     onInterrupted: 'resume',
     async run({ id: jobId, payload, signal, progress, log, fenced }) {
       const harness = await findHarness(db, payload.harnessId);

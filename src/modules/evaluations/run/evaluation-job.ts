@@ -18,6 +18,7 @@ import { cancelledMessage, failedMessage, PLANNING_MESSAGE, progressMessage } fr
 import { buildPlan, unitsOf, type PlannedPrompt, type Unit } from './plan.js';
 import { createResultBatches, type ResultBatches } from './result-batches.js';
 import { judgeAnswer, scoringContext } from './scoring-context.js';
+import { Type } from 'typebox';
 
 export const EVALUATION_JOB = 'evaluation';
 
@@ -184,6 +185,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
 
   return {
     kind: EVALUATION_JOB,
+    payload: Type.Object({ evaluationId: Type.String() }),
     onInterrupted: 'resume',
     run,
     /** Failed or cancelled: the evaluation says so, in the transaction that ends the job. */

@@ -23,6 +23,7 @@ import { completeCampaign } from './outcome.js';
 import { MAX_CAMPAIGN_ATTACKS, planCampaign } from './planning.js';
 import { runStaticPass } from './static-pass.js';
 import { campaignTarget } from './target.js';
+import { Type } from 'typebox';
 
 export const CAMPAIGN_JOB = 'redteam-campaign';
 
@@ -201,6 +202,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
 
   return {
     kind: CAMPAIGN_JOB,
+    payload: Type.Object({ campaignId: Type.String() }),
     onInterrupted: 'resume',
     run,
     async onEnded({ id, payload, status, reason }, trx) {
