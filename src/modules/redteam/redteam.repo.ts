@@ -186,3 +186,15 @@ const FindingMetadataColumn = Type.Object({
 /** The guards a finding's metadata says would have caught it ([] when none, or not checked). */
 export const findingCatches = (metadata: string): Catch[] =>
   decodeJsonColumn(FindingMetadataColumn, metadata, 'redteam_findings.metadata').caught_by ?? [];
+
+const ObjectColumn = Type.Record(Type.String(), Type.Unknown());
+
+/** What a campaign's result shows of its stored settings and outcome, decoded. */
+export const campaignResultColumns = (row: CampaignRow) => ({
+  summary: decodeNullableJsonColumn(ObjectColumn, row.summary, 'redteam_campaigns.summary') ?? {},
+  suggestion: decodeNullableJsonColumn(ObjectColumn, row.suggestion, 'redteam_campaigns.suggestion'),
+  categories: campaignCategories(row),
+  customPlugins: decodeNullableJsonColumn(StringsColumn, row.custom_plugins, 'redteam_campaigns.custom_plugins'),
+  strategies: decodeJsonColumn(StrategiesColumn, row.strategies, 'redteam_campaigns.strategies'),
+  options: decodeJsonColumn(OptionsColumn, row.options, 'redteam_campaigns.options'),
+});

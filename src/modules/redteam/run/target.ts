@@ -72,7 +72,8 @@ export async function campaignTarget(
   const agentKey = campaignKey ?? openAgentKey(agentSecrets, agent.api_key_enc);
   const target = agentTarget(agent, agentKey);
   if (campaign.agent_model_name !== null) target.modelName = campaign.agent_model_name;
-  const whiteBox = campaign.access_level === 'white_box' ? fromJsonColumn<Record<string, unknown>>(agent.white_box_config) : null;
+  const stored = campaign.access_level === 'white_box' ? fromJsonColumn<unknown>(agent.white_box_config) : null;
+  const whiteBox = isObject(stored) ? stored : null;
   const code = typeof whiteBox?.source_code === 'string' && whiteBox.source_code.trim() !== '' ? whiteBox.source_code : null;
   return {
     target,
