@@ -61,8 +61,28 @@ describe('the in-process rate ceiling', () => {
     expect(starts).toHaveLength(47);
     expect(busiestWindow(starts.map((s) => s.at))).toBe(5);
     expect(starts.map((s) => s.caller)).toEqual(Array.from({ length: 47 }, (_, i) => i));
-    // 47 calls at 5 a minute: the last starts in the tenth minute, not later.
-    expect(starts.at(-1)!.at - starts[0]!.at).toBe(9 * 60_000);
+    // 47 calls at 5 a minute, paced one every 12 s: the last starts in the tenth minute (46 × 12 s), not later.
+    expect(starts.at(-1)!.at - starts[0]!.at).toBe(46 * 12_000);
+  });
+
+  it('paces the ceiling: 600 a minute is one call every 100 ms (10 a second evenly), not 600 at once and then nothing', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    const starts: number[] = [];
+    const callers = Array.from({ length: 1_200 }, () => limiter.acquire('agent:fast', 600).then(() => starts.push(clock.now())));
+    await runOut(clock, Promise.all(callers));
+    expect(starts).toHaveLength(1_200);
+    const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
+    expect(new Set(gaps)).toEqual(new Set([100]));
+    // Any second holds 10 starts, any minute 600: the ceiling, spread evenly.
+    expect(busiestWindow(starts, 1_000)).toBe(10);
+    expect(busiestWindow(starts)).toBe(600);
+    // A ceiling that does not divide the minute evenly still never lets more through in a window.
+    const odd: number[] = [];
+    const oddCallers = Array.from({ length: 50 }, () => limiter.acquire('agent:odd', 7).then(() => odd.push(clock.now())));
+    await runOut(clock, Promise.all(oddCallers));
+    expect(busiestWindow(odd)).toBe(7);
+    expect(Math.min(...odd.slice(1).map((at, i) => at - odd[i]!))).toBeGreaterThanOrEqual(60_000 / 7);
   });
 
   it('holds for callers arriving over time, and keys do not share a ceiling', async () => {

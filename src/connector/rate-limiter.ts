@@ -2,10 +2,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { CallRateLimiter } from './types.js';
 
 /**
- * The in-process call ceiling (docs/connector.md, "Rate ceiling"): a sliding window of the
- * starts of the last minute per key. A call starts only when fewer than `perMinute` calls
- * started in the 60 s before it, so no 60-second window ever holds more; callers wait in
- * arrival order (first in, first out), and a caller whose signal aborts leaves the line.
+ * The in-process call ceiling (docs/connector.md, "Rate ceiling"), paced: under a ceiling of
+ * `perMinute`, calls under one key start at least 60 s / perMinute apart (600 a minute: one
+ * every 100 ms, about 10 a second evenly, not 600 in the first seconds and then nothing). So
+ * no 60-second window ever holds more than `perMinute` starts; callers wait in arrival order
+ * (first in, first out), and a caller whose signal aborts leaves the line.
  */
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -21,8 +22,8 @@ interface Waiter {
 }
 
 interface KeyState {
-  /** Start times within the window, oldest first. */
-  starts: number[];
+  /** When the last call under this key started (null: none yet). */
+  lastStart: number | null;
   queue: Waiter[];
   /** Whether a pump (the loop that lets callers start) runs for this key. */
   pumping: boolean;
@@ -51,16 +52,12 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
   const keys = new Map<string, KeyState>();
   let acquisitions = 0;
 
-  function prune(state: KeyState, at: number) {
-    while (state.starts.length > 0 && state.starts[0]! <= at - windowMs) state.starts.shift();
-  }
-
-  // Keys of agents no longer called would otherwise stay forever.
+  // Keys of agents no longer called would otherwise stay forever (a start a window old constrains nothing).
   function sweep() {
     const at = now();
     for (const [key, state] of keys) {
-      prune(state, at);
-      if (state.queue.length === 0 && !state.pumping && state.starts.length === 0) keys.delete(key);
+      const idle = state.lastStart === null || state.lastStart <= at - windowMs;
+      if (state.queue.length === 0 && !state.pumping && idle) keys.delete(key);
     }
   }
 
@@ -74,20 +71,19 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
       while (state.queue.length > 0) {
         const head = state.queue[0]!;
         const at = now();
-        prune(state, at);
-        if (state.starts.length < head.limit) {
-          state.starts.push(at);
+        // The head's turn comes one interval (a window shared evenly by its ceiling) after the last start.
+        const freeAt = state.lastStart === null ? at : state.lastStart + windowMs / head.limit;
+        if (at >= freeAt) {
+          state.lastStart = at;
           state.queue.shift();
           leave(head);
           head.resolve();
           continue;
         }
-        // The window frees a place when the start that keeps it full is a full window old.
-        const freeAt = state.starts[state.starts.length - head.limit]! + windowMs;
         const wake = new AbortController();
         state.wake = wake;
         try {
-          await sleep(Math.max(1, freeAt - at), wake.signal);
+          await sleep(Math.max(1, Math.ceil(freeAt - at)), wake.signal);
         } catch {
           // Woken early: the loop looks at the line again (it ends when nobody is left).
         } finally {
@@ -106,7 +102,7 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
       if (++acquisitions % 1000 === 0) sweep();
       let state = keys.get(key);
       if (state === undefined) {
-        state = { starts: [], queue: [], pumping: false, wake: null };
+        state = { lastStart: null, queue: [], pumping: false, wake: null };
         keys.set(key, state);
       }
       const owner = state;

@@ -1,4 +1,38 @@
+import type { Static, TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+
 /** JSON is stored as text on both engines (docs/decisions.md, "Storage"). */
 export const fromJsonColumn = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
 
 export const toJsonColumn = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+/**
+ * A stored JSON column that is not what Warden wrote (edited by hand, written by a version that
+ * stored another shape). A run that meets one fails with this message; it never goes on with a
+ * value of the wrong type.
+ */
+export class ColumnDecodeError extends Error {
+  override name = 'ColumnDecodeError';
+}
+
+/**
+ * A JSON column decoded once, where the repo reads it: parsed and checked against its TypeBox
+ * schema, so jobs, engines and services get typed values (docs/architecture.md, "Typed edges").
+ * `column` names it in the error (`redteam_campaigns.cases`).
+ */
+export function decodeJsonColumn<S extends TSchema>(schema: S, text: string, column: string): Static<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ColumnDecodeError(`The stored ${column} is not valid JSON`);
+  }
+  if (Value.Check(schema, value)) return value as Static<S>;
+  const first = Value.Errors(schema, value)[0];
+  const where = first === undefined || first.instancePath === '' ? '' : ` at ${first.instancePath}`;
+  throw new ColumnDecodeError(`The stored ${column} is not what Warden expects${where}: ${first?.message ?? 'another shape'}`);
+}
+
+/** decodeJsonColumn for a nullable column: null stays null. */
+export const decodeNullableJsonColumn = <S extends TSchema>(schema: S, text: string | null, column: string): Static<S> | null =>
+  text === null ? null : decodeJsonColumn(schema, text, column);

@@ -3,6 +3,7 @@
  * and their parameters; they know nothing of HTTP, the database or the team. The gateway, the
  * evaluations and the red team call them through the catalogue (`src/guard/catalogue.ts`).
  */
+import type { LanguageModel } from '../llm/types.js';
 
 /** Vijil Dome's guard section types. A method belongs to exactly one. */
 export const GUARD_TYPES = ['security', 'moderation', 'privacy', 'integrity', 'generic', 'policy'] as const;
@@ -24,14 +25,8 @@ export interface DetectionResult {
   sanitized?: string;
 }
 
-/** An OpenAI-compatible chat endpoint, as the LLM-based methods need it (src/llm/client.ts). */
-export interface DetectorLlm {
-  /** One completion; resolves to the assistant's text. Throws on any failure. */
-  complete(
-    messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>,
-    options?: { signal?: AbortSignal; timeoutMs?: number },
-  ): Promise<string>;
-}
+/** The configured model as the LLM-based methods call it: the one interface of src/llm/types.ts (this name kept for the guard's code). */
+export type DetectorLlm = LanguageModel;
 
 /** An approved policy rule, as `policy-sections` checks text against it. */
 export interface PolicyRuleText {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { classifyDriverError, type DriverErrorKind } from '../db/errors.js';
+import { LlmError } from '../llm/types.js';
 import { AppError, RequestValidationError, type ValidationIssue } from './errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, nulCharacterAt, nulCharacterIssue, toValidationIssues } from './validation.js';
 
@@ -70,6 +71,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       return reply.code(error.status).headers(error.headers).send({ detail: error.message });
     }
+    // The configured model failed (src/llm/): its message names the failure, never the request or the key.
+    if (error instanceof LlmError) return reply.code(503).send({ detail: error.message });
     if (error instanceof RequestValidationError) return sendIssues(reply, error.issues);
     if (error.validation) {
       const part = error.validationContext;

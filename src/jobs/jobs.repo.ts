@@ -13,13 +13,14 @@ export const JOB_TABLES = tableCaching({ jobs: 'data', job_logs: 'data' });
 export const DEFAULT_MAX_ATTEMPTS = 3;
 export const MAX_KIND_LENGTH = 64;
 
-export function toJob<P = unknown>(row: Selectable<JobsTable>): Job<P> {
+/** A job as the features see it; its payload as stored (the runner checks it against its handler's schema before a run). */
+export function toJob(row: Selectable<JobsTable>): Job {
   return {
     id: row.id,
     kind: row.kind,
     teamId: row.team_id,
     subjectId: row.subject_id,
-    payload: JSON.parse(row.payload) as P,
+    payload: JSON.parse(row.payload) as unknown,
     status: row.status as JobStatus,
     attempt: row.attempt,
     maxAttempts: row.max_attempts,
@@ -109,13 +110,13 @@ export async function cancelJob(db: Kysely<DB>, id: string, options: { now?: num
   return row?.status as JobStatus | undefined;
 }
 
-export async function getJob<P = unknown>(db: Kysely<DB>, id: string): Promise<Job<P> | undefined> {
+export async function getJob(db: Kysely<DB>, id: string): Promise<Job | undefined> {
   const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : toJob<P>(row);
+  return row === undefined ? undefined : toJob(row);
 }
 
 /** The jobs of a feature record, newest first (a record re-run after a failure has several). */
-export async function findJobsBySubject<P = unknown>(db: Kysely<DB>, subjectId: string): Promise<Job<P>[]> {
+export async function findJobsBySubject(db: Kysely<DB>, subjectId: string): Promise<Job[]> {
   const rows = await db
     .selectFrom('jobs')
     .selectAll()
@@ -123,7 +124,7 @@ export async function findJobsBySubject<P = unknown>(db: Kysely<DB>, subjectId: 
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((row) => toJob<P>(row));
+  return rows.map((row) => toJob(row));
 }
 
 /**

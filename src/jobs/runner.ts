@@ -11,6 +11,7 @@ import { recoverInterrupted, type RecoveryScope } from './recovery.js';
 import { claimNext, endHeld, holdsJob, nextLogSeq, readHeld, renewLeases, writePending, type Fence, type PendingLine } from './runner.store.js';
 import { failureDetail } from './text.js';
 import type { JobAbortReason, JobHandler, JobLogger } from './types.js';
+import { Value } from 'typebox/value';
 
 export interface JobRunnerOptions {
   db: Kysely<DB>;
@@ -216,6 +217,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       } catch {
         throw new Error('the job payload is not valid JSON');
       }
+      const schema = job.handler.payload;
+      if (schema !== undefined && !Value.Check(schema, job.payload)) throw new Error(`the job payload is not what a ${job.kind} job takes`);
       const fenced = (write: (trx: Kysely<DB>) => Promise<boolean>) =>
         db.transaction().execute(async (trx) => (await holdsJob(trx, dialect, job.fence)) && (await write(trx)));
       if (!signal.aborted) await job.handler.run(jobContext(job, { nowMs, keep, changed: scheduleFlush, fenced }));

@@ -6,6 +6,7 @@
  * and after a restart resumes or fails what was left running.
  */
 import type { Kysely } from 'kysely';
+import type { TSchema } from 'typebox';
 import type { DB } from '../db/schema.js';
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -74,6 +75,8 @@ export interface JobHandler<P = unknown> {
    * (the handler skips work it already stored), `fail` marks it failed with a reason.
    */
   onInterrupted: 'resume' | 'fail';
+  /** The payload's schema (TypeBox): a stored payload of another shape fails the job with a clear message, never reaches `run`. */
+  payload?: TSchema | undefined;
   /** Does the work. Resolving completes the job; throwing fails it with the error's message. */
   run(context: JobContext<P>): Promise<void>;
   /**

@@ -1,12 +1,11 @@
+import type { Static, TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import type { LlmConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { LlmError, LlmReplyError, type ChatMessage, type LanguageModel } from './types.js';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+export type { ChatMessage } from './types.js';
 
-const unavailable = (why: string) => new AppError('unavailable', `The language model endpoint failed: ${why}`);
+const unavailable = (why: string) => new LlmError(`The language model endpoint failed: ${why}`);
 
 /**
  * One chat completion's assistant text. Errors name the HTTP status, never the request (which carries the API key) nor the
@@ -63,6 +62,38 @@ export function parseJsonContent(content: string): unknown {
   try {
     return JSON.parse(fenced?.[1] ?? content);
   } catch {
-    throw unavailable('the model did not answer with JSON');
+    throw new LlmReplyError('The language model endpoint failed: the model did not answer with JSON');
   }
+}
+
+/**
+ * The model's JSON reply checked against `schema` (TypeBox): the reply typed, or an
+ * LlmReplyError saying what was wrong in it (where, and what was expected), never a crash
+ * further on. Unknown fields are kept (the schema says what is needed, not all there is).
+ */
+export function parseReply<S extends TSchema>(schema: S, content: string): Static<S> {
+  const value = parseJsonContent(content);
+  if (Value.Check(schema, value)) return value as Static<S>;
+  const first = Value.Errors(schema, value)[0];
+  const where = first === undefined || first.instancePath === '' ? 'the reply' : `the reply's ${first.instancePath.slice(1).replaceAll('/', '.')}`;
+  throw new LlmReplyError(`The language model answered JSON of another shape: ${where} ${first?.message ?? 'is not what was asked'}`);
+}
+
+/**
+ * The configured model as every feature calls it (src/llm/types.ts), or undefined when none is
+ * configured. No max_tokens: a reasoning model spends part of it before answering, and a cut
+ * answer reads as no answer.
+ */
+export function configuredModel(llm: LlmConfig): LanguageModel;
+export function configuredModel(llm: LlmConfig | undefined): LanguageModel | undefined;
+export function configuredModel(llm: LlmConfig | undefined): LanguageModel | undefined {
+  if (llm === undefined) return undefined;
+  return {
+    complete: (messages, options = {}) =>
+      chatText(llm, messages, {
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.json ? { json: true } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+  };
 }

@@ -4,6 +4,7 @@
  * engine and the optional language model are handed in as functions.
  */
 import type { ToolCall, Turn } from '../connector/types.js';
+import type { LanguageModel } from '../llm/types.js';
 
 /** The reference's AttackCategory. `custom` runs the probes named in `custom_plugins`. */
 export const ATTACK_CATEGORIES = ['injection', 'jailbreak', 'harmful', 'pii', 'toxicity', 'hallucination', 'overreliance', 'custom'] as const;
@@ -165,7 +166,5 @@ export type SendTurns = (turns: readonly Turn[], options: { signal: AbortSignal;
     }
 >;
 
-/** A chat model, as the attacker, the crescendo steerer and the judge use it. */
-export interface RedteamLlm {
-  complete(messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }>, options?: { signal?: AbortSignal }): Promise<string>;
-}
+/** The configured model as the attacker, the steerer and the judge call it: src/llm/types.ts's one interface (this name kept for the red team's code). */
+export type RedteamLlm = LanguageModel;

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, DB, SessionsTable } from '../../db/schema.js';
+import { Type } from 'typebox';
+import { decodeNullableJsonColumn } from '../../db/json-columns.js';
 import { tableCaching } from '../../db/table-caching.js';
 
 /**
@@ -87,3 +89,7 @@ export const revokeApiKey = (db: Kysely<DB>, id: string, at: number) =>
 
 export const touchApiKey = (db: Kysely<DB>, id: string, at: number) =>
   db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+
+/** What an API key is limited to (null: all its holder's permissions), decoded once here. */
+export const apiKeyPermissions = (row: Pick<ApiKeyRow, 'permissions'>): string[] | null =>
+  decodeNullableJsonColumn(Type.Array(Type.String()), row.permissions, 'api_keys.permissions');

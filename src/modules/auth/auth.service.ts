@@ -73,7 +73,8 @@ export function createAuthService(deps: AuthDeps) {
     if (row.expires_at !== null && row.expires_at <= at) throw unauthenticated('This API key has expired');
     if (row.is_active !== 1) throw unauthenticated('This account is disabled');
     if (row.last_used_at === null || at - row.last_used_at >= KEY_TOUCH_INTERVAL_SECONDS) await repo.touchApiKey(db, row.id, at);
-    const permissions = row.permissions === null ? null : new Set<string>(JSON.parse(row.permissions) as string[]);
+    const limited = repo.apiKeyPermissions(row);
+    const permissions = limited === null ? null : new Set(limited);
     return loadPrincipal(row, { kind: 'api_key', id: row.id }, permissions);
   }
 
@@ -216,7 +217,7 @@ export function toApiKey(row: ApiKeyRow) {
   return {
     id: row.id,
     name: row.name,
-    permissions: row.permissions === null ? null : (JSON.parse(row.permissions) as string[]),
+    permissions: repo.apiKeyPermissions(row),
     created_at: row.created_at,
     expires_at: row.expires_at,
     last_used_at: row.last_used_at,

@@ -1,6 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { Type, type Static } from 'typebox';
+import { decodeJsonColumn } from '../../db/json-columns.js';
 import type { CustomHarnessesTable, CustomHarnessPromptsTable, DB } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
+import type { ScoringSpec } from '../../evaluation/types.js';
 
 /** Cache classes (docs/caching.md). */
 export const CUSTOM_HARNESS_TABLES = tableCaching({ custom_harnesses: 'data', custom_harness_prompts: 'data' });
@@ -94,3 +97,32 @@ export const deletePrompts = (db: Kysely<DB>, harnessId: string) => db.deleteFro
 
 export const listPrompts = (db: Kysely<DB>, harnessId: string) =>
   db.selectFrom('custom_harness_prompts').selectAll().where('harness_id', '=', harnessId).orderBy('ordinal').execute();
+
+/*
+ * A prompt's JSON columns, decoded here, once (docs/architecture.md, "Typed edges"): an
+ * evaluation's plan gets typed values or a ColumnDecodeError naming the column.
+ */
+const Strings = Type.Array(Type.String());
+const ExpectColumn = Type.Union([
+  Type.Object({ kind: Type.Literal('refusal'), methods: Type.Optional(Strings) }),
+  Type.Object({ kind: Type.Literal('canary'), canary: Type.String() }),
+  Type.Object({ kind: Type.Literal('decode-match'), marker: Type.String() }),
+  Type.Object({ kind: Type.Literal('system-prompt-leak') }),
+  Type.Object({ kind: Type.Literal('no-sensitive-data'), methods: Strings, planted: Type.Optional(Strings) }),
+  Type.Object({ kind: Type.Literal('not-toxic'), triggers: Type.Optional(Strings), methods: Type.Optional(Strings) }),
+  Type.Object({ kind: Type.Literal('exact'), answers: Strings }),
+  Type.Object({ kind: Type.Literal('numeric'), value: Type.Number(), tolerance: Type.Number() }),
+  Type.Object({ kind: Type.Literal('consistent'), pair: Type.String(), answers: Type.Optional(Strings) }),
+  Type.Object({ kind: Type.Literal('nonexistent') }),
+  Type.Object({ kind: Type.Literal('llm-judge'), criteria: Type.String() }),
+]);
+// Fails to compile when scoring gains a kind this column does not decode.
+const expectKindsCovered: ScoringSpec['kind'] extends Static<typeof ExpectColumn>['kind'] ? true : never = true;
+void expectKindsCovered;
+const LineageColumn = Type.Record(Type.String(), Type.Unknown());
+
+/** How a stored prompt is scored, and where it came from. */
+export const promptColumns = (row: Pick<CustomHarnessPromptRow, 'expect' | 'lineage'>): { expect: ScoringSpec; lineage: Record<string, unknown> } => ({
+  expect: decodeJsonColumn(ExpectColumn, row.expect, 'custom_harness_prompts.expect'),
+  lineage: decodeJsonColumn(LineageColumn, row.lineage, 'custom_harness_prompts.lineage'),
+});

@@ -1,5 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB, DemographicDimensionsTable, DemographicValuesTable } from '../../db/schema.js';
+import { Type } from 'typebox';
+import { decodeNullableJsonColumn } from '../../db/json-columns.js';
 import { tableCaching } from '../../db/table-caching.js';
 
 /** Cache classes (docs/caching.md). */
@@ -82,3 +84,7 @@ export const updateValue = (db: Kysely<DB>, id: string, patch: Updateable<Demogr
 
 export const deleteValue = async (db: Kysely<DB>, id: string) =>
   Number((await db.deleteFrom('demographic_values').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
+
+/** A value's metadata, decoded once here. */
+export const valueMetadataOf = (row: Pick<ValueRow, 'value_metadata'>): Record<string, unknown> | null =>
+  decodeNullableJsonColumn(Type.Record(Type.String(), Type.Unknown()), row.value_metadata, 'demographic_values.value_metadata');

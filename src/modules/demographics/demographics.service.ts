@@ -29,7 +29,7 @@ const toValue = (row: ValueRow): DemographicValueOut => ({
   dimension_id: row.dimension_id,
   value: row.value,
   display_name: row.display_name,
-  value_metadata: row.value_metadata === null ? null : (JSON.parse(row.value_metadata) as Record<string, unknown>),
+  value_metadata: repo.valueMetadataOf(row),
   sort_order: row.sort_order,
   created_at: row.created_at,
 });

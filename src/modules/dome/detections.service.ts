@@ -26,8 +26,7 @@ function toDetection(row: DetectionRow): DetectionOut {
   return {
     id: row.id,
     status: row.status,
-    detector_inputs: JSON.parse(row.detector_inputs) as DetectionInputIn[],
-    detector_outputs: JSON.parse(row.detector_outputs) as DetectionOutput[],
+    ...repo.detectionColumns(row),
     error_message: row.error_message,
   };
 }

@@ -1,15 +1,15 @@
 import type { Static } from 'typebox';
 import type { AgentRow } from '../agents/agents.repo.js';
-import type { DomeConfigRow } from './dome.repo.js';
 import { toConsoleShape } from '../../guard/engine.js';
 import type { AgentConstraints, DomeConfigOut } from './dome.schemas.js';
+import { configBodyOf, type DomeConfigRow } from './dome.repo.js';
 
 export function toDomeConfig(row: DomeConfigRow): DomeConfigOut {
   return {
     id: row.id,
     status: row.status,
     agent_id: row.agent_id,
-    config_body: JSON.parse(row.config_body) as Record<string, unknown>,
+    config_body: configBodyOf(row),
     dome_instance_url: row.dome_instance_url,
     created_at: row.created_at,
     created_by: row.created_by,
@@ -43,7 +43,7 @@ export function toExternalDomeConfig(row: AgentRow & { dome_config_id: string })
  * empty lists. An agent Dome protects (`protection_status` "domed") is in "enforce" mode.
  */
 export function toConstraints(agent: AgentRow, applied: DomeConfigRow | undefined): Static<typeof AgentConstraints> {
-  const guards = applied === undefined ? { input_guards: [], output_guards: [], guards: {} } : toConsoleShape(JSON.parse(applied.config_body));
+  const guards = applied === undefined ? { input_guards: [], output_guards: [], guards: {} } : toConsoleShape(configBodyOf(applied));
   return {
     agent_id: agent.id,
     dome_config: {

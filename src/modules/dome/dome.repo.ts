@@ -1,6 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB, DetectionsTable, DomeConfigsTable } from '../../db/schema.js';
+import { Type } from 'typebox';
+import { decodeJsonColumn } from '../../db/json-columns.js';
 import { tableCaching } from '../../db/table-caching.js';
+import { DetectionInput, DetectionOutput } from './dome.schemas.js';
 
 /** Guardrails' tables (docs/caching.md): no principal is read from them. */
 export const DOME_TABLES = tableCaching({ dome_configs: 'data', dome_instances: 'data', detections: 'data' });
@@ -11,6 +14,12 @@ export type DetectionRow = Selectable<DetectionsTable>;
 export const insertConfig = (db: Kysely<DB>, row: Insertable<DomeConfigsTable>) => db.insertInto('dome_configs').values(row).execute();
 
 export const findConfig = (db: Kysely<DB>, id: string) => db.selectFrom('dome_configs').selectAll().where('id', '=', id).executeTakeFirst();
+
+const ConfigBodyColumn = Type.Record(Type.String(), Type.Unknown());
+
+/** A configuration's body, decoded once here (an object; the guard engine checks the rest when it compiles it). */
+export const configBodyOf = (row: Pick<DomeConfigRow, 'config_body'>): Record<string, unknown> =>
+  decodeJsonColumn(ConfigBodyColumn, row.config_body, 'dome_configs.config_body');
 
 export const updateConfig = (db: Kysely<DB>, id: string, patch: Updateable<DomeConfigsTable>) =>
   db.updateTable('dome_configs').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
@@ -47,8 +56,9 @@ export const unapplyOthers = (db: Kysely<DB>, agentId: string, keepId: string) =
 export const agentsApplying = (db: Kysely<DB>, teamId: string, configId: string) =>
   db.selectFrom('agents').select('id').where('team_id', '=', teamId).where('dome_config_id', '=', configId).execute();
 
-export const findAgentRow = (db: Kysely<DB>, id: string) =>
-  db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+/** A Dome instance registered for the agent: the configuration applied to it (of its team) records the URL too. */
+export const setInstanceUrl = (db: Kysely<DB>, configId: string, teamId: string, url: string, at: number) =>
+  db.updateTable('dome_configs').set({ dome_instance_url: url, updated_at: at }).where('id', '=', configId).where('team_id', '=', teamId).execute();
 
 export const findInstance = (db: Kysely<DB>, agentId: string) =>
   db.selectFrom('dome_instances').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
@@ -88,3 +98,9 @@ export const findDetection = (db: Kysely<DB>, teamIds: readonly string[] | null,
   if (teamIds !== null) query = query.where('team_id', 'in', teamIds.length > 0 ? teamIds : ['']);
   return query.orderBy('created_at', 'desc').limit(1).executeTakeFirst();
 };
+
+/** A detection's stored inputs and outputs, decoded once here, with the API's own schemas. */
+export const detectionColumns = (row: Pick<DetectionRow, 'detector_inputs' | 'detector_outputs'>) => ({
+  detector_inputs: decodeJsonColumn(Type.Array(DetectionInput), row.detector_inputs, 'detections.detector_inputs'),
+  detector_outputs: decodeJsonColumn(Type.Array(DetectionOutput), row.detector_outputs, 'detections.detector_outputs'),
+});

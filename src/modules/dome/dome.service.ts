@@ -6,6 +6,7 @@ import { AppError, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { findAgent, updateAgent } from '../agents/agents.repo.js';
 import { createGuardContexts } from './guard-context.js';
 import { toConstraints, toDomeConfig, toExternalDomeConfig } from './dome.mapping.js';
 import * as repo from './dome.repo.js';
@@ -47,7 +48,7 @@ export function createDomeService(deps: DomeDeps) {
     const version = createHash('sha256').update(row.config_body).digest('base64');
     const known = compiled.get(row.id);
     if (known !== undefined && known.version === version) return known.config;
-    const config = compileOrInvalid(JSON.parse(row.config_body), llmAvailable);
+    const config = compileOrInvalid(repo.configBodyOf(row), llmAvailable);
     compiled.delete(row.id);
     compiled.set(row.id, { version, config });
     if (compiled.size > COMPILED_CACHE_ENTRIES) compiled.delete(compiled.keys().next().value as string);
@@ -69,7 +70,7 @@ export function createDomeService(deps: DomeDeps) {
 
   /** The agent, which must belong to `teamId` (404 otherwise, as for an agent of a team the caller cannot see). */
   async function agentOfTeam(agentId: string, teamId: string, loc: Array<string | number>) {
-    const agent = await repo.findAgentRow(db, agentId);
+    const agent = await findAgent(db, agentId);
     if (agent === undefined || agent.team_id !== teamId) {
       throw new AppError('not_found', `Agent not found in this team (${loc.join('.')})`);
     }
@@ -162,7 +163,7 @@ export function createDomeService(deps: DomeDeps) {
         const applying = await repo.agentsApplying(trx, row.team_id, row.id);
         await repo.deleteConfig(trx, row.id);
         for (const agent of applying) {
-          await trx.updateTable('agents').set({ dome_config_id: null, updated_at: at }).where('id', '=', agent.id).execute();
+          await updateAgent(trx, agent.id, { dome_config_id: null, updated_at: at });
           await refreshProtection(trx, agent.id, at);
         }
       });
@@ -183,7 +184,7 @@ export function createDomeService(deps: DomeDeps) {
       const agentId = row.agent_id;
       const at = now();
       return db.transaction().execute(async (trx) => {
-        const agent = await repo.findAgentRow(trx, agentId);
+        const agent = await findAgent(trx, agentId);
         if (agent === undefined || agent.team_id !== row.team_id) throw notFound('Agent');
         const instance = await repo.findInstance(trx, agentId);
         const updated = await repo.updateConfig(trx, row.id, {
@@ -194,7 +195,7 @@ export function createDomeService(deps: DomeDeps) {
         });
         if (updated === undefined) throw notFound('Dome configuration');
         await repo.unapplyOthers(trx, agentId, row.id);
-        await trx.updateTable('agents').set({ dome_config_id: row.id, updated_at: at }).where('id', '=', agentId).execute();
+        await updateAgent(trx, agentId, { dome_config_id: row.id, updated_at: at });
         await refreshProtection(trx, agentId, at);
         return toDomeConfig(updated);
       });
@@ -227,7 +228,7 @@ export function createDomeService(deps: DomeDeps) {
 
     async constraints(principal: Principal, agentId: string) {
       requireAnywhere(principal, 'agent:read');
-      const agent = await repo.findAgentRow(db, agentId);
+      const agent = await findAgent(db, agentId);
       if (agent === undefined) throw notFound('Agent');
       authorize(principal, 'agent:read', agent.team_id, 'Agent');
       const applied = agent.dome_config_id === null ? undefined : await repo.findConfig(db, agent.dome_config_id);
@@ -253,12 +254,7 @@ export function createDomeService(deps: DomeDeps) {
           registered_at: at,
         });
         if (agent.dome_config_id !== null) {
-          await trx
-            .updateTable('dome_configs')
-            .set({ dome_instance_url: body.dome_url, updated_at: at })
-            .where('id', '=', agent.dome_config_id)
-            .where('team_id', '=', body.team_id)
-            .execute();
+          await repo.setInstanceUrl(trx, agent.dome_config_id, body.team_id, body.dome_url, at);
         }
         await refreshProtection(trx, agent.id, at);
       });

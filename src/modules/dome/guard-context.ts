@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { DetectorContext, PolicyRuleText } from '../../guard/types.js';
-import { detectorLlm } from '../../guard/llm.js';
+import { configuredModel } from '../../llm/client.js';
 import { approvedRules } from './dome.repo.js';
 
 /** `policy-sections` checks a text against at most this many approved rules of the team. */
@@ -12,7 +12,7 @@ const MAX_POLICY_RULES = 200;
  * policy rules, read at scan time so that a rule approved a moment ago counts.
  */
 export function createGuardContexts(deps: Pick<Deps, 'db' | 'llm'>) {
-  const llm = detectorLlm(deps.llm);
+  const llm = configuredModel(deps.llm);
   return {
     async forScan(teamId: string, usesPolicyRules: boolean): Promise<DetectorContext> {
       if (!usesPolicyRules) return { llm };

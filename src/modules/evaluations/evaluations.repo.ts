@@ -189,8 +189,6 @@ export async function saveReport(db: Kysely<DB>, row: Insertable<EvaluationRepor
 
 // ------------------------------------------------------------------ agents and teams
 
-export const findAgentRow = (db: Kysely<DB>, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
-
 export const teamName = async (db: Kysely<DB>, id: string) =>
   (await db.selectFrom('teams').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
 

@@ -4,6 +4,7 @@ import { STANDARD_HARNESSES } from '../../evaluation/types.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { cancelJob, deleteJobsBySubject, enqueueJob, listJobLogs } from '../../jobs/index.js';
+import { findAgent } from '../agents/agents.repo.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { findRunnableHarnesses } from '../custom-harnesses/custom-harnesses.repo.js';
@@ -35,7 +36,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
   const { db, now } = deps;
 
   async function agentOfTeam(agentId: string, teamId: string) {
-    const agent = await repo.findAgentRow(db, agentId);
+    const agent = await findAgent(db, agentId);
     if (agent === undefined || agent.team_id !== teamId) throw notFound('Agent');
     if (agent.agent_url === null || agent.agent_url.trim() === '') {
       throw conflict('The agent has no agent_url: set the URL Warden should call before evaluating it');

@@ -5,7 +5,8 @@ import { getStandardHarness } from '../../evaluation/harnesses/index.js';
 import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../../evaluation/types.js';
 import { findHarnessesByIds } from '../custom-harnesses/custom-harnesses.repo.js';
 import { harnessNamesOf } from './evaluations.mapping.js';
-import { failureExamples, findAgentRow, teamName, verdictRows, type EvaluationRow } from './evaluations.repo.js';
+import { findAgent } from '../agents/agents.repo.js';
+import { failureExamples, teamName, verdictRows, type EvaluationRow } from './evaluations.repo.js';
 import { pillarDetails } from './run/complete.js';
 import { harnessesOf } from './run/plan.js';
 
@@ -70,7 +71,7 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
   const details = await detailsOf(db, row);
   const names = namesOf();
   const [agent, team, failures] = await Promise.all([
-    findAgentRow(db, row.agent_id),
+    findAgent(db, row.agent_id),
     teamName(db, row.team_id),
     failureExamples(db, row.id, FAILURES_PER_PROBE),
   ]);

@@ -1,6 +1,10 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { Type, type Static } from 'typebox';
+import { decodeJsonColumn, decodeNullableJsonColumn } from '../../db/json-columns.js';
 import type { DB, RedteamCampaignsTable, RedteamFindingsTable } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
+import type { Catch } from '../../redteam/guard.js';
+import { ATTACK_CATEGORIES, STRATEGIES, type AttackCase, type AttackCategory, type Goal, type Strategy } from '../../redteam/types.js';
 
 /** Campaigns and findings decide no principal (docs/caching.md); findings are written in the background while a campaign runs. */
 export const REDTEAM_TABLES = tableCaching({ redteam_campaigns: 'data', redteam_findings: 'data' });
@@ -56,10 +60,6 @@ export function listCampaigns(db: Kysely<DB>, teamIds: readonly string[], limit:
     .execute();
 }
 
-export const findAgentRow = (db: Kysely<DB>, id: string) => db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
-
-export const findDomeConfig = (db: Kysely<DB>, id: string) => db.selectFrom('dome_configs').selectAll().where('id', '=', id).executeTakeFirst();
-
 export async function insertFindings(db: Kysely<DB>, rows: readonly NewFinding[]): Promise<void> {
   if (rows.length === 0) return;
   // A resumed run may finish an attack the interrupted one had written: the first write stands.
@@ -103,3 +103,98 @@ export const listErroredAttacks = (db: Kysely<DB>, campaignId: string, limit: nu
 /** Per attack: what the summary and the success rates are computed from (no texts). */
 export const findingOutcomes = (db: Kysely<DB>, campaignId: string) =>
   db.selectFrom('redteam_findings').select(['category', 'strategy', 'severity', 'passed', 'metadata', 'error']).where('campaign_id', '=', campaignId).execute();
+
+/*
+ * A campaign's JSON columns, decoded here, once (docs/architecture.md, "Typed edges"): the run
+ * gets typed values or a ColumnDecodeError naming the column, never a value of another shape.
+ */
+const GoalColumn = Type.Union([
+  Type.Object({ kind: Type.Literal('canary'), canary: Type.String() }),
+  Type.Object({ kind: Type.Literal('leak') }),
+  Type.Object({ kind: Type.Literal('comply'), task: Type.String() }),
+  Type.Object({ kind: Type.Literal('personal-data') }),
+  Type.Object({ kind: Type.Literal('toxic'), triggers: Type.Array(Type.String()) }),
+  Type.Object({ kind: Type.Literal('fabrication'), entity: Type.String() }),
+  Type.Object({ kind: Type.Literal('false-premise'), markers: Type.Array(Type.String()) }),
+  Type.Object({ kind: Type.Literal('tool-use'), tool: Type.String(), canary: Type.String() }),
+]);
+// Fails to compile when the engine's Goal gains a kind this column does not decode.
+const goalKindsCovered: Goal['kind'] extends Static<typeof GoalColumn>['kind'] ? true : never = true;
+void goalKindsCovered;
+
+const CasesColumn = Type.Array(
+  Type.Object({
+    id: Type.String(),
+    category: Type.Enum(ATTACK_CATEGORIES),
+    probe: Type.String(),
+    payload: Type.String(),
+    goal: GoalColumn,
+    topic: Type.String(),
+    source: Type.Enum(['template', 'grey_box', 'llm']),
+  }),
+);
+const CategoriesColumn = Type.Array(Type.Enum(ATTACK_CATEGORIES));
+const StrategiesColumn = Type.Array(Type.Enum(STRATEGIES));
+const StringsColumn = Type.Array(Type.String());
+/** What the creation stored of provider_config (./options.ts), and whether the target was an agent or a URL. */
+const OptionsColumn = Type.Object({
+  best_of_n: Type.Optional(Type.Integer()),
+  crescendo_turns: Type.Optional(Type.Integer()),
+  protocol: Type.Optional(Type.Enum(['chat_completions', 'a2a'])),
+  rate_limit_per_minute: Type.Optional(Type.Number()),
+  through_dome: Type.Optional(Type.Boolean()),
+  target: Type.Optional(Type.Enum(['agent', 'url'])),
+});
+
+/** The categories a campaign attacks. */
+export const campaignCategories = (row: Pick<CampaignRow, 'categories'>): AttackCategory[] =>
+  decodeJsonColumn(CategoriesColumn, row.categories, 'redteam_campaigns.categories');
+
+/** What a campaign's run reads of its row, decoded. */
+export interface CampaignPlanColumns {
+  categories: AttackCategory[];
+  customPlugins: string[];
+  strategies: Strategy[];
+  options: Static<typeof OptionsColumn>;
+  /** The cases a previous run planned and stored (null: not planned yet). */
+  cases: AttackCase[] | null;
+}
+
+export function campaignColumns(row: CampaignRow): CampaignPlanColumns {
+  return {
+    categories: campaignCategories(row),
+    customPlugins: decodeNullableJsonColumn(StringsColumn, row.custom_plugins, 'redteam_campaigns.custom_plugins') ?? [],
+    strategies: decodeJsonColumn(StrategiesColumn, row.strategies, 'redteam_campaigns.strategies'),
+    options: decodeJsonColumn(OptionsColumn, row.options, 'redteam_campaigns.options'),
+    cases: decodeNullableJsonColumn(CasesColumn, row.cases, 'redteam_campaigns.cases'),
+  };
+}
+
+const FindingMetadataColumn = Type.Object({
+  caught_by: Type.Optional(
+    Type.Array(
+      Type.Object({
+        guard: Type.String(),
+        direction: Type.Enum(['input', 'output']),
+        methods: Type.Array(Type.String()),
+        action: Type.Enum(['blocked', 'redacted']),
+      }),
+    ),
+  ),
+});
+
+/** The guards a finding's metadata says would have caught it ([] when none, or not checked). */
+export const findingCatches = (metadata: string): Catch[] =>
+  decodeJsonColumn(FindingMetadataColumn, metadata, 'redteam_findings.metadata').caught_by ?? [];
+
+const ObjectColumn = Type.Record(Type.String(), Type.Unknown());
+
+/** What a campaign's result shows of its stored settings and outcome, decoded. */
+export const campaignResultColumns = (row: CampaignRow) => ({
+  summary: decodeNullableJsonColumn(ObjectColumn, row.summary, 'redteam_campaigns.summary') ?? {},
+  suggestion: decodeNullableJsonColumn(ObjectColumn, row.suggestion, 'redteam_campaigns.suggestion'),
+  categories: campaignCategories(row),
+  customPlugins: decodeNullableJsonColumn(StringsColumn, row.custom_plugins, 'redteam_campaigns.custom_plugins'),
+  strategies: decodeJsonColumn(StrategiesColumn, row.strategies, 'redteam_campaigns.strategies'),
+  options: decodeJsonColumn(OptionsColumn, row.options, 'redteam_campaigns.options'),
+});

@@ -9,6 +9,8 @@ import { ATTACK_CATEGORIES, STRATEGIES, type AttackCategory, type Strategy } fro
 import type { Principal } from '../auth/permissions.js';
 import { authorize, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { loadCampaign } from './access.js';
+import { findAgent } from '../agents/agents.repo.js';
+import { findConfig } from '../dome/dome.repo.js';
 import { parseOptions } from './options.js';
 import { TOOL, toCampaignItem, toCampaignStatus } from './redteam.mapping.js';
 import * as repo from './redteam.repo.js';
@@ -86,7 +88,7 @@ export function createRedteamService(deps: RedteamDeps) {
   async function resolveTarget(teamId: string, body: CreateCampaignBody, options: ReturnType<typeof parseOptions>) {
     let domeConfigId: string | null = null;
     if (options.dome_config_id !== null) {
-      const config = await repo.findDomeConfig(db, options.dome_config_id);
+      const config = await findConfig(db, options.dome_config_id);
       if (config === undefined || config.team_id !== teamId) {
         throw invalid(['body', 'provider_config', 'dome_config_id'], 'No Dome configuration with this id in this team', 'value_error');
       }
@@ -99,7 +101,7 @@ export function createRedteamService(deps: RedteamDeps) {
       if (!/^https?:\/\//i.test(body.agent_url)) throw invalid(['body', 'agent_url'], 'URL scheme should be http or https', 'url_scheme');
       return { agentId: null, url: body.agent_url, protocol: options.protocol, accessLevel: 'black_box', domeConfigId };
     }
-    const agent = await repo.findAgentRow(db, body.agent_id);
+    const agent = await findAgent(db, body.agent_id);
     if (agent === undefined || agent.team_id !== teamId) throw new AppError('not_found', 'Agent not found in this team');
     if (agent.agent_url === null || agent.agent_url.trim() === '') {
       throw conflict('The agent has no agent_url: set the URL Warden should call before attacking it');
@@ -108,7 +110,7 @@ export function createRedteamService(deps: RedteamDeps) {
       throw invalid(['body', 'agent_url'], "agent_url differs from the agent's own URL: give agent_id or agent_url, not both", 'value_error');
     }
     if (domeConfigId === null && options.through_dome && agent.dome_config_id !== null) {
-      const applied = await repo.findDomeConfig(db, agent.dome_config_id);
+      const applied = await findConfig(db, agent.dome_config_id);
       if (applied !== undefined && applied.team_id === teamId) domeConfigId = applied.id;
     }
     return { agentId: agent.id, url: agent.agent_url, protocol: agent.protocol, accessLevel: agent.access_level, domeConfigId };

@@ -2,13 +2,12 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import type { Deps } from '../../deps.js';
-import { fromJsonColumn } from '../../db/json-columns.js';
 import type { DB } from '../../db/schema.js';
 import type { Principal } from '../auth/permissions.js';
 import { readBoundedPage } from '../bounded-page.js';
 import { loadCampaign } from './access.js';
 import { TOOL, toFinding } from './redteam.mapping.js';
-import { findingOutcomes, listErroredAttacks, listFindings, type CampaignRow } from './redteam.repo.js';
+import { campaignResultColumns, findingOutcomes, listErroredAttacks, listFindings, type CampaignRow } from './redteam.repo.js';
 import type { FindingOut, RedteamResultOut } from './redteam.schemas.js';
 import { campaignNumbers } from './run/outcome.js';
 
@@ -33,20 +32,19 @@ async function resultParts(db: Kysely<DB>, campaign: CampaignRow) {
 }
 
 function rawOutput(campaign: CampaignRow, successRate: unknown, errors: readonly ErroredAttack[]): Record<string, unknown> {
-  const stored = fromJsonColumn<Record<string, unknown>>(campaign.summary) ?? {};
-  const suggestion = fromJsonColumn<Record<string, unknown>>(campaign.suggestion);
+  const { summary: stored, suggestion, ...columns } = campaignResultColumns(campaign);
   return {
     engine: 'warden',
     campaign_id: campaign.id,
     status: campaign.status,
     purpose: campaign.purpose,
     access_level: campaign.access_level,
-    categories: fromJsonColumn<string[]>(campaign.categories),
-    custom_plugins: fromJsonColumn<string[]>(campaign.custom_plugins),
-    strategies: fromJsonColumn<string[]>(campaign.strategies),
+    categories: columns.categories,
+    custom_plugins: columns.customPlugins,
+    strategies: columns.strategies,
     num_tests: campaign.num_tests,
     seed: campaign.seed,
-    options: fromJsonColumn<Record<string, unknown>>(campaign.options),
+    options: columns.options,
     through_dome_config: campaign.dome_config_id,
     attack_success_rate: successRate,
     white_box: stored.white_box ?? null,

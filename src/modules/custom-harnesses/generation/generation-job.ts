@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import type { DB } from '../../../db/schema.js';
 import type { JobHandler } from '../../../jobs/types.js';
+import { findAgent } from '../../agents/agents.repo.js';
 import { findPreset } from '../../personas/personas.presets.js';
 import { deletePrompts, findHarness, insertPrompts, updateDraftOf, type CustomHarnessRow } from '../custom-harnesses.repo.js';
 import { llmPrompts } from './llm.js';
 import { pillarOf, type GenerationSource, type SourcePersona } from './source.js';
 import { templatePrompts } from './templates.js';
+import { Type } from 'typebox';
 
 export const GENERATION_JOB = 'custom-harness-generation';
 
@@ -28,7 +30,7 @@ const parseIds = (text: string): string[] => {
 
 /** The agent, personas and approved rules a harness is built from, read when its generation runs. */
 export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Promise<GenerationSource> {
-  const agent = await db.selectFrom('agents').select(['agent_name', 'purpose', 'agent_system_prompt']).where('id', '=', harness.agent_id).executeTakeFirst();
+  const agent = await findAgent(db, harness.agent_id);
   if (agent === undefined) throw new Error('The agent was deleted');
   const personaIds = parseIds(harness.persona_ids);
   const rows =
@@ -95,6 +97,7 @@ export function createGenerationJob(options: GenerationOptions): JobHandler<Gene
   const { db, now } = options;
   return {
     kind: GENERATION_JOB,
+    payload: Type.Object({ harnessId: Type.String() }),
     onInterrupted: 'resume',
     async run({ id: jobId, payload, signal, progress, log, fenced }) {
       const harness = await findHarness(db, payload.harnessId);

@@ -1,5 +1,7 @@
 import type { LlmConfig } from '../../../config.js';
-import { chatText, parseJsonContent } from '../../../llm/client.js';
+import { Type } from 'typebox';
+import { configuredModel, parseReply } from '../../../llm/client.js';
+import type { LanguageModel } from '../../../llm/types.js';
 import { MAX_GENERATED_PROMPTS, slug, type GeneratedPrompt, type GenerationSource, type SourcePersona, type SourceRule } from './source.js';
 import { PERSONA_DIMENSION, POLICY_DIMENSION, templatePrompts } from './templates.js';
 
@@ -36,12 +38,12 @@ interface Pair {
   persona: SourcePersona | null;
 }
 
+/** What the model must answer (another shape is an LlmReplyError: the pair gets the templates). */
+const PromptsReply = Type.Object({ prompts: Type.Array(Type.Record(Type.String(), Type.Unknown())) });
+
 function parsePrompts(reply: string): Array<{ prompt_text: string; pass_criteria: string; should_refuse: boolean }> {
-  const parsed = parseJsonContent(reply) as { prompts?: unknown };
-  if (!Array.isArray(parsed?.prompts)) throw new Error('no prompts list');
   const out = [];
-  for (const item of parsed.prompts.slice(0, PROMPTS_PER_PAIR)) {
-    const p = item as { prompt_text?: unknown; pass_criteria?: unknown; should_refuse?: unknown };
+  for (const p of parseReply(PromptsReply, reply).prompts.slice(0, PROMPTS_PER_PAIR)) {
     if (typeof p.prompt_text !== 'string' || p.prompt_text.trim() === '' || typeof p.pass_criteria !== 'string') continue;
     out.push({
       prompt_text: p.prompt_text.trim().slice(0, MAX_PROMPT_CHARS),
@@ -53,7 +55,7 @@ function parsePrompts(reply: string): Array<{ prompt_text: string; pass_criteria
   return out;
 }
 
-async function promptsForPair(llm: LlmConfig, source: GenerationSource, pair: Pair, signal: AbortSignal): Promise<GeneratedPrompt[]> {
+async function promptsForPair(model: LanguageModel, source: GenerationSource, pair: Pair, signal: AbortSignal): Promise<GeneratedPrompt[]> {
   const { rule, persona } = pair;
   const request = {
     agent: { name: source.agentName, description: source.description ?? '' },
@@ -67,7 +69,7 @@ async function promptsForPair(llm: LlmConfig, source: GenerationSource, pair: Pa
     { role: 'system' as const, content: SYSTEM },
     { role: 'user' as const, content: JSON.stringify(request) },
   ];
-  const reply = await chatText(llm, messages, { json: true, timeoutMs: 120_000, signal });
+  const reply = await model.complete(messages, { json: true, timeoutMs: 120_000, signal });
   return parsePrompts(reply).map((p, i) => ({
     dimension_name: POLICY_DIMENSION,
     scenario: `policy-${slug(rule.policyName)}`,
@@ -114,6 +116,7 @@ export async function llmPrompts(
   const personas: Array<SourcePersona | null> = source.personas.length > 0 ? source.personas : [null];
   const all: Pair[] = source.rules.flatMap((rule) => personas.map((persona) => ({ rule, persona })));
   const pairs = all.slice(0, maxModelPairs);
+  const model = configuredModel(llm);
   const results: GeneratedPrompt[][] = new Array(pairs.length);
   let next = 0;
   let done = 0;
@@ -124,7 +127,7 @@ export async function llmPrompts(
       const pair = pairs[index];
       if (pair === undefined) return;
       try {
-        results[index] = await promptsForPair(llm, source, pair, signal);
+        results[index] = await promptsForPair(model, source, pair, signal);
       } catch {
         if (signal.aborted) return;
         fallbacks++;

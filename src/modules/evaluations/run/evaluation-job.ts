@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
 import { agentTarget } from '../../../connector/target.js';
@@ -7,10 +6,12 @@ import { openAgentKey } from '../../../crypto/keys.js';
 import type { DB } from '../../../db/schema.js';
 import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
-import { DeadAgentError, deadAgentWatch } from '../../../jobs/dead-agent.js';
-import { dispatch, MAX_RETRY_AFTER_IN_SLOT_MS, rateLimitOutcome, type SendOutcome } from '../../../jobs/dispatch.js';
+import { deadAgentWatch } from '../../../jobs/dead-agent.js';
+import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
+import { runPipeline, type UnitScope } from '../../../jobs/pipeline.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
-import { countResults, findAgentRow, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
+import { findAgent } from '../../agents/agents.repo.js';
+import { countResults, findEvaluation, storedPromptIds, updateRunOf, type NewResult } from '../evaluations.repo.js';
 import { boundResultTexts } from '../result-bounds.js';
 import { completeRun } from './complete.js';
 import { converse, type ConversationResult } from './converse.js';
@@ -18,6 +19,7 @@ import { cancelledMessage, failedMessage, PLANNING_MESSAGE, progressMessage } fr
 import { buildPlan, unitsOf, type PlannedPrompt, type Unit } from './plan.js';
 import { createResultBatches, type ResultBatches } from './result-batches.js';
 import { judgeAnswer, scoringContext } from './scoring-context.js';
+import { Type } from 'typebox';
 
 export const EVALUATION_JOB = 'evaluation';
 
@@ -59,7 +61,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     const evaluation = await findEvaluation(db, context.payload.evaluationId);
     // Deleted (perhaps re-created under the same id, with another job), or cancelled before a worker took it: nothing to do.
     if (evaluation === undefined || evaluation.status !== 'running' || evaluation.job_id !== context.id) return;
-    const agent = await findAgentRow(db, evaluation.agent_id);
+    const agent = await findAgent(db, evaluation.agent_id);
     if (agent === undefined) throw new Error('The agent was deleted');
     const target = agentTarget(agent, openAgentKey(options.agentSecrets, agent.api_key_enc));
     /** Every write of the run: only while it holds its job and the evaluation still runs that job. */
@@ -88,12 +90,6 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
       intervalMs: batchIntervalMs,
       onWritten: (done, all, errors) => void context.progress({ done, total: all, message: progressMessage(done, all, errors) }),
     });
-    // Stops the senders when the job is aborted, when a write fails, or when the evaluation stopped running.
-    const local = new AbortController();
-    const sending = AbortSignal.any([signal, local.signal]);
-    // Every call in flight listens to it (several listeners each): not a leak.
-    setMaxListeners(0, sending);
-    const scoring = scoringContext(options.llm, agent.agent_system_prompt, sending);
     let loggedErrors = 0;
     // The first prompts all failing without one answer, or later as many in a row, end the run (the jobs' shared rule).
     const deadAgent = deadAgentWatch({ noun: 'prompt', answeredBefore: stored.size > storedErrors });
@@ -101,41 +97,19 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
       if (loggedErrors++ < MAX_LOGGED_ERRORS) void context.log(`${prompt.id}: ${error}`, 'warn');
     };
 
-    try {
-      await dispatch({
-        units,
-        concurrency: options.concurrency,
-        signal: sending,
-        send: (unit, lastTry) => runUnit(unit, { target, scoring, signal: sending, evaluationId: evaluation.id, logError, lastTry, defer: context.deferFor }),
-        accept: async (rows) => {
-          try {
-            await batches.add(rows);
-          } catch (error) {
-            local.abort();
-            throw error;
-          }
-          // A unit failed without an answer when none of its prompts got one (a scoring error is an answer).
-          const failed = rows.every((row) => row.error != null);
-          const dead = deadAgent.record(failed ? (rows[0]?.error ?? 'no answer') : null);
-          if (dead !== undefined) {
-            local.abort();
-            throw dead;
-          }
-        },
-        // Cancelled or deleted under us: the calls in flight are aborted too.
-        stopped: () => {
-          if (batches.stopped) local.abort();
-          return batches.stopped;
-        },
-      });
-      await batches.flush();
-    } catch (error) {
-      // A dead agent: what was sent is kept (the failed run's report shows it), then the run fails with the cause.
-      if (error instanceof DeadAgentError) await batches.flush().catch(() => undefined);
-      throw error;
-    } finally {
-      batches.close();
-    }
+    await runPipeline({
+      context,
+      units,
+      concurrency: options.concurrency,
+      send: (unit, scope) => runUnit(unit, { target, scope, systemPrompt: agent.agent_system_prompt, evaluationId: evaluation.id, logError }),
+      // A unit failed without an answer when none of its prompts got one (a scoring error is an answer).
+      check: (rows) => {
+        const failed = rows.every((row) => row.error != null);
+        const dead = deadAgent.record(failed ? (rows[0]?.error ?? 'no answer') : null);
+        if (dead !== undefined) throw dead;
+      },
+      writer: batches,
+    });
     if (signal.aborted) {
       if (signal.reason === 'shutdown') await update({ status_message: pausedMessage(batches) }).catch(() => false);
       if (signal.reason === 'deferred') await update({ status_message: waitingMessage(batches) }).catch(() => false);
@@ -153,37 +127,34 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
   /** A run whose agent asked to wait says so until it resumes. */
   const waitingMessage = (batches: ResultBatches) => `Waiting at ${batches.done} prompts: the agent asked to retry later; resumes then`;
 
-  interface UnitScope {
+  interface RunScope {
     target: AgentTarget;
-    scoring: ScoringContext;
-    signal: AbortSignal;
+    /** The pipeline's scope of the unit: its signal, and whether a failed call holds it back. */
+    scope: UnitScope;
+    systemPrompt: string | null;
     evaluationId: string;
     logError(prompt: PlannedPrompt, error: string): void;
-    /** The unit was rate-limited too often: an answer still 429 is stored as an error. */
-    lastTry: boolean;
-    /** The job's deferral: true when the run gives its slot back. */
-    defer: JobContext['deferFor'];
   }
 
   /**
-   * Sends a unit's prompts and scores them. Null when the run was stopped during a call, and
-   * `rate-limited` when the agent still answered 429 after the connector's retries (the unit is
-   * sent again later): nothing of the unit is kept then.
+   * Sends a unit's prompts and scores them; null when the run was stopped during a call. A call
+   * the pipeline holds back (the agent still answered 429, or asked to wait long) ends the unit:
+   * nothing of it is kept, it is sent again.
    */
-  async function runUnit(unit: Unit, scope: UnitScope): Promise<SendOutcome<NewResult[]>> {
+  async function runUnit(unit: Unit, run: RunScope): Promise<NewResult[] | null> {
+    const { scope } = run;
     const answers: Array<{ prompt: PlannedPrompt; answer: ConversationResult }> = [];
     for (const prompt of unit) {
-      const answer = await converse(options.connector, scope.target, prompt.turns, scope.signal, MAX_RETRY_AFTER_IN_SLOT_MS);
+      const answer = await converse(options.connector, run.target, prompt.turns, scope.signal, MAX_RETRY_AFTER_IN_SLOT_MS);
       if (!answer.ok && answer.kind === 'cancelled') return null;
-      // The agent asked to wait long (the job gives its slot back) or still answers 429: nothing of the unit is kept, it is sent again.
-      const limited = answer.ok ? undefined : rateLimitOutcome(answer, scope.lastTry, scope.defer);
-      if (limited !== undefined) return limited;
+      if (!answer.ok && scope.holdsBack(answer)) return null;
       answers.push({ prompt, answer });
     }
+    const scoring = scoringContext(options.llm, run.systemPrompt, scope.signal);
     const verdicts = new Map<string, PromptVerdict>();
     for (const { prompt, answer } of answers) {
-      if (!answer.ok) scope.logError(prompt, answer.error);
-      verdicts.set(prompt.id, answer.ok ? await safeVerdict(prompt, answer.text, scope.scoring) : unreachableVerdict(answer.error));
+      if (!answer.ok) run.logError(prompt, answer.error);
+      verdicts.set(prompt.id, answer.ok ? await safeVerdict(prompt, answer.text, scoring) : unreachableVerdict(answer.error));
     }
     if (unit[0]?.expect.kind === 'consistent') {
       const members = answers.map(({ prompt, answer }) => ({
@@ -197,7 +168,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     return answers.map(({ prompt, answer }) => {
       const verdict = verdicts.get(prompt.id) as PromptVerdict;
       return {
-        evaluation_id: scope.evaluationId,
+        evaluation_id: run.evaluationId,
         prompt_id: prompt.id,
         ordinal: prompt.ordinal,
         harness: prompt.harness,
@@ -223,6 +194,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
 
   return {
     kind: EVALUATION_JOB,
+    payload: Type.Object({ evaluationId: Type.String() }),
     onInterrupted: 'resume',
     run,
     /** Failed or cancelled: the evaluation says so, in the transaction that ends the job. */

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { getStandardHarness } from '../../../evaluation/harnesses/index.js';
 import { selectPrompts } from '../../../evaluation/sampling.js';
-import type { EvalPrompt, Pillar, ScoringSpec } from '../../../evaluation/types.js';
+import type { EvalPrompt, Pillar } from '../../../evaluation/types.js';
 import { PILLARS } from '../../../evaluation/types.js';
-import { findHarnessesByIds, listPrompts } from '../../custom-harnesses/custom-harnesses.repo.js';
+import { findHarnessesByIds, listPrompts, promptColumns } from '../../custom-harnesses/custom-harnesses.repo.js';
 import { harnessNamesOf } from '../evaluations.mapping.js';
 import type { EvaluationRow } from '../evaluations.repo.js';
 
@@ -79,8 +79,7 @@ export async function buildPlan(db: Kysely<DB>, evaluation: EvaluationRow): Prom
         turns: [row.prompt_text],
         base: `prompt-${row.ordinal}`,
         variation: 'plain',
-        expect: JSON.parse(row.expect) as ScoringSpec,
-        lineage: JSON.parse(row.lineage) as Record<string, unknown>,
+        ...promptColumns(row),
         passCriteria: row.pass_criteria,
       }));
       if (prompts.length === 0) throw new PlanError(`The custom harness '${harness.name}' has no prompts`);

@@ -2,8 +2,9 @@ import type { LlmConfig } from '../../../config.js';
 import { scorePrompt } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
 import { runDetection } from '../../../guard/engine.js';
-import { detectorLlm } from '../../../guard/llm.js';
-import { chatText, parseJsonContent } from '../../../llm/client.js';
+import { Type } from 'typebox';
+import { configuredModel, parseReply } from '../../../llm/client.js';
+import type { LanguageModel } from '../../../llm/types.js';
 import type { PlannedPrompt } from './plan.js';
 
 /** The judge's instructions: a strict JSON verdict on one answer against one criterion. */
@@ -18,9 +19,12 @@ const JUDGE_TEXT_CHARS = 8000;
 
 export type Judge = (criteria: string, prompt: string, answer: string) => Promise<{ passed: boolean; reason: string }>;
 
-/** A judge backed by the configured model (WARDEN_LLM_*), or undefined without one. */
-export function llmJudge(llm: LlmConfig | undefined, signal: AbortSignal): Judge | undefined {
-  if (llm === undefined) return undefined;
+/** What the judging model must answer. */
+const JudgeReply = Type.Object({ passed: Type.Boolean(), reason: Type.Optional(Type.Unknown()) });
+
+/** A judge backed by the configured model, or undefined without one. A reply of another shape is an error for that prompt (LlmReplyError). */
+export function llmJudge(model: LanguageModel | undefined, signal: AbortSignal): Judge | undefined {
+  if (model === undefined) return undefined;
   return async (criteria, prompt, answer) => {
     const messages = [
       { role: 'system' as const, content: JUDGE_SYSTEM },
@@ -31,10 +35,7 @@ export function llmJudge(llm: LlmConfig | undefined, signal: AbortSignal): Judge
           `The agent's answer:\n${answer.slice(0, JUDGE_TEXT_CHARS)}`,
       },
     ];
-    const reply = await chatText(llm, messages, { json: true, timeoutMs: 60_000, signal });
-    const verdict = parseJsonContent(reply) as { passed?: unknown; reason?: unknown } | null;
-    if (verdict === null || typeof verdict !== 'object') throw new Error('the judging model answered no JSON object');
-    if (typeof verdict.passed !== 'boolean') throw new Error('the judging model answered no passed: true/false');
+    const verdict = parseReply(JudgeReply, await model.complete(messages, { json: true, timeoutMs: 60_000, signal }));
     const reason = typeof verdict.reason === 'string' && verdict.reason.trim() !== '' ? verdict.reason.trim().slice(0, 500) : 'Judged by the model.';
     return { passed: verdict.passed, reason };
   };
@@ -42,8 +43,8 @@ export function llmJudge(llm: LlmConfig | undefined, signal: AbortSignal): Judge
 
 /** What scoring needs for one run: the agent's system prompt, the guard detectors, the judge if any. */
 export function scoringContext(llm: LlmConfig | undefined, systemPrompt: string | null, signal: AbortSignal): ScoringContext {
-  const completer = detectorLlm(llm);
-  const judge = llmJudge(llm, signal);
+  const completer = configuredModel(llm);
+  const judge = llmJudge(completer, signal);
   return {
     systemPrompt,
     detect: (method, text) => runDetection(method, text, {}, { llm: completer, signal }),

@@ -1,12 +1,11 @@
-import { setMaxListeners } from 'node:events';
 import { deadAgentWatch } from '../../../jobs/dead-agent.js';
-import { dispatch, rateLimitOutcome, type SendOutcome } from '../../../jobs/dispatch.js';
+import { runPipeline, type UnitScope } from '../../../jobs/pipeline.js';
 import type { JobContext } from '../../../jobs/types.js';
 import { caughtBy, type CandidateGuard, type GuardScanner } from '../../../redteam/guard.js';
 import { runAttack, type AttackRunner } from '../../../redteam/run-attack.js';
-import type { AttackOutcome, PlannedAttack } from '../../../redteam/types.js';
+import type { PlannedAttack } from '../../../redteam/types.js';
 import type { NewFinding } from '../redteam.repo.js';
-import { findingRow } from './findings.js';
+import { findingRow, type findingWriter } from './findings.js';
 
 /** Attack errors written to the campaign's log, so that a failing agent does not flood it. */
 const MAX_LOGGED_ERRORS = 20;
@@ -23,31 +22,25 @@ export interface AttackLoopInput {
   concurrency: number;
   /** Some attack of this campaign already got an answer (a resumed run). */
   answeredBefore: boolean;
-  write(row: NewFinding): Promise<void>;
+  /** Where findings go (./findings.ts): in batches, while the campaign still runs this job. */
+  writer: ReturnType<typeof findingWriter>;
   now(): number;
   log(line: string, level?: 'info' | 'warn'): void;
-  signal: AbortSignal;
-  /** The job's deferral: the agent asked to wait long (docs/jobs.md, "Deferral"). */
-  deferFor: JobContext['deferFor'];
+  /** The job's signal and deferral (docs/jobs.md, "Deferral"). */
+  context: Pick<JobContext, 'signal' | 'deferFor'>;
 }
 
 /**
- * Sends the attacks `concurrency` at a time (the shared dispatcher, src/jobs/dispatch.ts),
- * judges them (./run-attack.ts), says which guard would have caught each that worked, and
- * writes each finding. The agent's rate limiting is treated as an evaluation treats it: an
- * attack the agent still answers 429 goes back to the end of the line and sending slows down;
- * an agent that asks to wait longer than a few seconds makes the job give its slot back
- * (`deferFor`), and the attack is sent again, whole, when the job resumes. Nothing of such an
- * attack is written. Stops when the job's signal aborts, when a write fails, or when the agent
- * looks dead: the first attacks all fail without one answer, or later as many in a row
- * (src/jobs/dead-agent.ts). Resolves whether any attack got an answer, and the
- * first error.
+ * What a campaign gives the jobs' run pipeline (src/jobs/pipeline.ts): an attack is the unit,
+ * sent whole (./run-attack.ts) through the agent's guard, judged, with the guards that would
+ * have caught it when it worked, and turned into its finding. The pipeline treats the agent's
+ * rate limiting as for an evaluation (an attack still answered 429 goes back to the end of the
+ * line; an agent that asks to wait long makes the job give its slot back), and nothing of such
+ * an attack is written. Stops when the job's signal aborts, when a write fails, or when the
+ * agent looks dead: the first attacks all fail without one answer, or later as many in a row
+ * (src/jobs/dead-agent.ts). Resolves whether any attack got an answer, and the first error.
  */
 export async function attackAll(input: AttackLoopInput): Promise<{ answered: boolean; firstError: string | undefined }> {
-  const local = new AbortController();
-  const sending = AbortSignal.any([input.signal, local.signal]);
-  // Every call in flight listens to it (several listeners each): not a leak.
-  setMaxListeners(0, sending);
   let answered = input.answeredBefore;
   // The first attacks all failing without one answer, or later as many in a row, end the campaign (the jobs' shared rule).
   const deadAgent = deadAgentWatch({ noun: 'attack', answeredBefore: input.answeredBefore });
@@ -56,60 +49,38 @@ export async function attackAll(input: AttackLoopInput): Promise<{ answered: boo
 
   type Item = AttackLoopInput['queue'][number];
 
-  /** One attack, whole: null when stopped (or the job gave its slot back), `rate-limited` to send it again later. */
-  async function send(item: Item, lastTry: boolean): Promise<SendOutcome<{ item: Item; outcome: AttackOutcome; row: NewFinding }>> {
-    // The attack's own signal: aborted at its first rate-limited answer (the rest of it would be wasted).
-    const attempt = new AbortController();
-    const signal = AbortSignal.any([sending, attempt.signal]);
-    setMaxListeners(0, signal);
-    let held: 'rate-limited' | null | undefined;
+  /** One attack, whole, and its finding. */
+  async function send(item: Item, scope: UnitScope): Promise<NewFinding[] | null> {
     const runner: AttackRunner = {
       ...input.runner,
       exchange: async (turns, options) => {
-        const result = await input.runner.exchange(turns, { ...options, signal });
-        if (!result.ok && held === undefined) {
-          held = rateLimitOutcome(result, lastTry, input.deferFor);
-          if (held !== undefined) attempt.abort();
-        }
+        const result = await input.runner.exchange(turns, { ...options, signal: scope.signal });
+        if (!result.ok) scope.holdsBack(result);
         return result;
       },
     };
-    let outcome: AttackOutcome;
-    try {
-      outcome = await runAttack(item.attack, runner, signal);
-    } catch (error) {
-      if (held !== undefined || sending.aborted) return held ?? null;
-      throw error;
-    }
-    if (held !== undefined) return held;
-    if (sending.aborted) return null;
+    const outcome = await runAttack(item.attack, runner, scope.signal);
+    if (scope.signal.aborted) return null;
     const goal = item.attack.case.goal;
-    const rejudge = (answer: string) => input.runner.judge(goal, answer, { prompt: outcome.prompt, signal: sending });
+    const rejudge = (answer: string) => input.runner.judge(goal, answer, { prompt: outcome.prompt, signal: scope.signal });
     const catches = outcome.verdict?.succeeded ? await caughtBy(outcome, input.candidates, rejudge) : null;
-    if (sending.aborted) return null;
-    return { item, outcome, row: findingRow(input.campaignId, item.seq, outcome, catches, input.now()) };
+    if (scope.signal.aborted) return null;
+    return [findingRow(input.campaignId, item.seq, outcome, catches, input.now())];
   }
 
-  async function accept({ item, outcome, row }: { item: Item; outcome: AttackOutcome; row: NewFinding }): Promise<void> {
-    if (outcome.error !== null) {
-      firstError ??= outcome.error;
-      if (loggedErrors++ < MAX_LOGGED_ERRORS) input.log(`${item.attack.id}: ${clip(outcome.error)}`, 'warn');
-    } else {
-      answered = true;
-    }
-    const dead = deadAgent.record(outcome.error);
-    if (dead !== undefined) {
-      local.abort();
-      throw dead;
-    }
-    try {
-      await input.write(row);
-    } catch (error) {
-      local.abort();
-      throw error;
+  function check(rows: readonly NewFinding[]): void {
+    for (const { attack_id: id, error } of rows) {
+      if (error != null) {
+        firstError ??= error;
+        if (loggedErrors++ < MAX_LOGGED_ERRORS) input.log(`${id}: ${clip(error)}`, 'warn');
+      } else {
+        answered = true;
+      }
+      const dead = deadAgent.record(error ?? null);
+      if (dead !== undefined) throw dead;
     }
   }
 
-  await dispatch({ units: input.queue, concurrency: input.concurrency, signal: sending, send, accept, stopped: () => false });
+  await runPipeline({ context: input.context, units: input.queue, concurrency: input.concurrency, send, check, writer: input.writer });
   return { answered, firstError };
 }

@@ -3,26 +3,27 @@ import type { LlmConfig } from '../../../config.js';
 import type { AgentConnector } from '../../../connector/types.js';
 import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
-import { detectorLlm } from '../../../guard/llm.js';
 import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
 import type { JobContext, JobHandler } from '../../../jobs/types.js';
-import { chatText } from '../../../llm/client.js';
+import { configuredModel } from '../../../llm/client.js';
 import { CANDIDATE_GUARDS, candidateConfig, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
 import { judge } from '../../../redteam/judge.js';
 import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
 import { planAttacks } from '../../../redteam/plan.js';
 import type { AttackRunner } from '../../../redteam/run-attack.js';
 import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
-import type { AttackCase, RedteamLlm, SendTurns, Strategy } from '../../../redteam/types.js';
+import type { AttackCase, SendTurns } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
-import { DEFAULT_OPTIONS, type CampaignOptions } from '../options.js';
-import { findCampaign, findDomeConfig, insertFindings, storedAttackIds, updateActiveOf, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
+import { configBodyOf, findConfig } from '../../dome/dome.repo.js';
+import { DEFAULT_OPTIONS } from '../options.js';
+import { campaignColumns, findCampaign, insertFindings, storedAttackIds, updateActiveOf, ACTIVE_STATUSES, type CampaignRow } from '../redteam.repo.js';
 import { attackAll, clip } from './attack-loop.js';
 import { findingWriter } from './findings.js';
 import { completeCampaign } from './outcome.js';
 import { MAX_CAMPAIGN_ATTACKS, planCampaign } from './planning.js';
 import { runStaticPass } from './static-pass.js';
 import { campaignTarget } from './target.js';
+import { Type } from 'typebox';
 
 export const CAMPAIGN_JOB = 'redteam-campaign';
 
@@ -45,11 +46,6 @@ export interface CampaignRunOptions {
   batchIntervalMs?: number;
 }
 
-/** The configured model as the engine calls it (generation may take a while: two minutes per call). */
-const redteamLlm = (llm: LlmConfig): RedteamLlm => ({
-  complete: (messages, options = {}) => chatText(llm, messages, { timeoutMs: 120_000, ...(options.signal ? { signal: options.signal } : {}) }),
-});
-
 /**
  * The job that runs a campaign (docs/redteam.md, "How a campaign runs"): plans the attacks (or
  * reads the plan a previous run stored), skips attacks already stored, sends the others a few
@@ -60,15 +56,16 @@ const redteamLlm = (llm: LlmConfig): RedteamLlm => ({
 export function createCampaignJob(options: CampaignRunOptions): JobHandler<CampaignJobPayload> {
   const { db, now } = options;
   const contexts = createGuardContexts({ db, llm: options.llm });
-  const llm = options.llm ? redteamLlm(options.llm) : undefined;
-  const detectorModel = detectorLlm(options.llm);
+  /** The configured model (two minutes per call by default): the attacker, the steerer, the judge and the guards' LLM methods. */
+  const llm = configuredModel(options.llm);
+  const detectorModel = llm;
 
   /** The Dome configuration the campaign goes through, compiled and bound to the team's scan context. */
   async function guardOf(campaign: CampaignRow, signal: AbortSignal): Promise<{ scan: GuardScanner; source: Record<string, unknown> } | null> {
     if (campaign.dome_config_id === null) return null;
-    const row = await findDomeConfig(db, campaign.dome_config_id);
+    const row = await findConfig(db, campaign.dome_config_id);
     if (row === undefined) throw new Error('The Dome configuration the campaign was to run through was deleted');
-    const compiled = compileDomeConfig(JSON.parse(row.config_body), { llmAvailable: options.llm !== undefined });
+    const compiled = compileDomeConfig(configBodyOf(row), { llmAvailable: options.llm !== undefined });
     const context = await contexts.forScan(row.team_id, compiled.usesPolicyRules);
     return { scan: (direction, text) => compiled.scan(direction, text, { ...context, signal }), source: compiled.source };
   }
@@ -89,8 +86,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     if (campaign === undefined || !(ACTIVE_STATUSES as readonly string[]).includes(campaign.status) || campaign.job_id !== context.id) return;
     /** Every write of the run: only while it holds its job and the campaign still runs that job. */
     const update = (patch: Updateable<RedteamCampaignsTable>) => context.fenced((trx) => updateActiveOf(trx, campaign.id, context.id, patch));
-    const saved = JSON.parse(campaign.options) as Partial<CampaignOptions> & { target?: 'agent' | 'url' };
-    const settings = { ...DEFAULT_OPTIONS, ...saved, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
+    const columns = campaignColumns(campaign);
+    const settings = { ...DEFAULT_OPTIONS, ...columns.options, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
     const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
     const startedAt = campaign.started_at ?? now();
     const running = { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() };
@@ -98,12 +95,12 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
 
     const log = (line: string, level: 'info' | 'warn' = 'info') => void context.log(line, level);
     let cases: AttackCase[];
-    if (campaign.cases !== null) cases = JSON.parse(campaign.cases) as AttackCase[];
+    if (columns.cases !== null) cases = columns.cases;
     else {
-      cases = await planCampaign(campaign, knowledge, llm, signal, log);
+      cases = await planCampaign(campaign, columns, knowledge, llm, signal, log);
       if (!(await update({ cases: JSON.stringify(cases), updated_at: now() }))) return;
     }
-    const attacks = planAttacks(cases, JSON.parse(campaign.strategies) as Strategy[], campaign.seed);
+    const attacks = planAttacks(cases, columns.strategies, campaign.seed);
     // The creation checked the most the plan could reach; what was planned is checked here (a
     // language model configured since, or a campaign stored before that check).
     const planned = attacks.length + (source === null ? 0 : MAX_STATIC_FINDINGS);
@@ -117,7 +114,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const queue = attacks.map((attack, seq) => ({ attack, seq })).filter(({ attack }) => !stored.has(attack.id));
     const total = attacks.length + (source === null ? 0 : 3);
     let done = [...stored].filter((id) => !id.startsWith('static:')).length;
-    const strategies = (JSON.parse(campaign.strategies) as string[]).length;
+    const strategies = columns.strategies.length;
     const resumed = done ? `; ${done} already done` : '';
     log(`Planned ${attacks.length} attacks (${cases.length} cases × ${strategies} strategies), seed ${campaign.seed}${resumed}`);
 
@@ -157,25 +154,18 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       },
     });
     void context.progress({ done, total, message: `${done} of ${total} attacks` });
-    let outcome: Awaited<ReturnType<typeof attackAll>>;
-    try {
-      outcome = await attackAll({
-        campaignId: campaign.id,
-        queue,
-        runner,
-        candidates: candidateScanners(signal),
-        concurrency: options.concurrency,
-        answeredBefore: stored.size > 0,
-        write: (row) => writer.add(row),
-        now,
-        log,
-        signal,
-        deferFor: context.deferFor,
-      });
-      await writer.flush();
-    } finally {
-      writer.close();
-    }
+    const outcome = await attackAll({
+      campaignId: campaign.id,
+      queue,
+      runner,
+      candidates: candidateScanners(signal),
+      concurrency: options.concurrency,
+      answeredBefore: stored.size > 0,
+      writer,
+      now,
+      log,
+      context,
+    });
     if (signal.aborted) {
       // Given back until the agent's Retry-After: says so until a worker resumes it (the findings stored stay).
       if (signal.reason === 'deferred') {
@@ -184,6 +174,8 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
       }
       return;
     }
+    // Cancelled or deleted while it ran: what was stored stays, nothing else is written.
+    if (writer.stopped) return;
     if (!outcome.answered && outcome.firstError !== undefined) {
       throw new Error(`No attack got an answer from the agent: ${clip(outcome.firstError)}`);
     }
@@ -210,6 +202,7 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
 
   return {
     kind: CAMPAIGN_JOB,
+    payload: Type.Object({ campaignId: Type.String() }),
     onInterrupted: 'resume',
     run,
     async onEnded({ id, payload, status, reason }, trx) {

@@ -1,3 +1,4 @@
+import { createBatchWriter } from '../../../jobs/batches.js';
 import type { JobContext } from '../../../jobs/types.js';
 import { CATEGORY_DEFAULTS, getProbe } from '../../../redteam/probes/index.js';
 import type { StaticFinding } from '../../../redteam/static-analysis.js';
@@ -135,67 +136,34 @@ export function staticPassRow(campaignId: string, seq: number, rule: StaticFindi
 }
 
 /**
- * Findings written in batches (one transaction per `size` rows or per `intervalMs`), so that
- * a campaign costs few commits whatever its size (docs/jobs.md, "Cost on SQLite"). A batch
- * that comes after the campaign ended (cancelled, deleted) or after the run lost its job is
- * dropped: the job's fenced transaction checks the job, then the campaign still running that
- * job (its row locked), before the findings are written.
+ * A campaign's findings through the jobs' batch writer (src/jobs/batches.ts): one transaction per
+ * `size` rows or per `intervalMs`, so that a campaign costs few commits whatever its size
+ * (docs/jobs.md, "Cost on SQLite"). A batch that comes after the campaign ended (cancelled,
+ * deleted) or after the run lost its job is dropped: the job's fenced transaction checks the
+ * job, then the campaign still running that job (its row locked), before the findings are written.
  */
 export function findingWriter(
   fenced: JobContext['fenced'],
   options: { campaignId: string; jobId: string; size: number; intervalMs: number; onWritten: (count: number) => void; now: () => number },
 ) {
-  let pending: NewFinding[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> = Promise.resolve();
-  let failure: unknown;
-  let stopped = false;
-
-  function flush(): Promise<void> {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    const rows = pending;
-    pending = [];
-    if (rows.length > 0) {
-      writing = writing.then(async () => {
-        if (failure !== undefined || stopped) return;
-        try {
-          const active = await fenced(async (trx) => {
-            if (!(await updateActiveOf(trx, options.campaignId, options.jobId, { updated_at: options.now() }))) return false;
-            await insertFindings(trx, rows);
-            return true;
-          });
-          if (active) options.onWritten(rows.length);
-          else stopped = true;
-        } catch (error) {
-          failure = error;
-        }
-      });
-    }
-    return writing.then(() => {
-      if (failure !== undefined) throw failure;
-    });
-  }
-
+  const writer = createBatchWriter<NewFinding>({
+    fenced,
+    size: options.size,
+    intervalMs: options.intervalMs,
+    async store(trx, rows) {
+      if (!(await updateActiveOf(trx, options.campaignId, options.jobId, { updated_at: options.now() }))) return false;
+      await insertFindings(trx, rows);
+      return true;
+    },
+    onWritten: (rows) => options.onWritten(rows.length),
+  });
   return {
     /** The campaign had ended when a batch was written: nothing more is stored. */
     get stopped() {
-      return stopped;
+      return writer.stopped;
     },
-    async add(row: NewFinding): Promise<void> {
-      if (failure !== undefined) throw failure;
-      if (stopped) return;
-      pending.push(row);
-      if (pending.length >= options.size) return flush();
-      if (timer === undefined) {
-        timer = setTimeout(() => void flush().catch(() => undefined), options.intervalMs);
-        timer.unref();
-      }
-    },
-    flush,
-    close() {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    },
+    add: (rows: NewFinding | readonly NewFinding[]) => writer.add(Array.isArray(rows) ? rows : [rows as NewFinding]),
+    flush: writer.flush,
+    close: writer.close,
   };
 }

@@ -1,10 +1,9 @@
 import type { Kysely, Updateable } from 'kysely';
-import { fromJsonColumn } from '../../../db/json-columns.js';
 import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig } from '../../../guard/engine.js';
 import { suggestConfig, type Catch, type SuggestedConfig } from '../../../redteam/guard.js';
 import { successRates, summarize, type TestRecord } from '../../../redteam/summary.js';
-import { findingOutcomes, type CampaignRow } from '../redteam.repo.js';
+import { campaignCategories, findingCatches, findingOutcomes, type CampaignRow } from '../redteam.repo.js';
 
 /** The category of white-box findings (not an attack category: left out of the success rates). */
 export const SOURCE_CODE = 'source_code';
@@ -21,7 +20,7 @@ const recordOf = (row: OutcomeRow): TestRecord => ({
 /** The campaign's numbers from its stored attacks: the reference's summary and Warden's success rates. */
 export function campaignNumbers(campaign: CampaignRow, rows: readonly OutcomeRow[]) {
   const records = rows.map(recordOf);
-  const categories = fromJsonColumn<string[]>(campaign.categories) ?? [];
+  const categories: string[] = campaignCategories(campaign);
   const tested = rows.some((r) => r.category === SOURCE_CODE) ? [...categories, SOURCE_CODE] : categories;
   return {
     summary: summarize(records, tested),
@@ -34,10 +33,7 @@ export function campaignNumbers(campaign: CampaignRow, rows: readonly OutcomeRow
 function catchesOf(rows: readonly OutcomeRow[]): Catch[][] {
   return rows
     .filter((r) => r.passed === 0 && r.category !== SOURCE_CODE)
-    .map((r) => {
-      const metadata = JSON.parse(r.metadata) as { caught_by?: Catch[] };
-      return metadata.caught_by ?? [];
-    });
+    .map((r) => findingCatches(r.metadata));
 }
 
 /**

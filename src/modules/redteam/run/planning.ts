@@ -3,8 +3,9 @@ import { generateCases } from '../../../redteam/llm.js';
 import { llmProbeId } from '../../../redteam/probes/index.js';
 import { purposeProfile } from '../../../redteam/purpose.js';
 import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
-import type { AccessLevel, AgentKnowledge, AttackCase, AttackCategory, ProbeCategory, RedteamLlm } from '../../../redteam/types.js';
-import type { CampaignRow } from '../redteam.repo.js';
+import type { LanguageModel } from '../../../llm/types.js';
+import type { AccessLevel, AgentKnowledge, AttackCase, AttackCategory, ProbeCategory } from '../../../redteam/types.js';
+import type { CampaignPlanColumns, CampaignRow } from '../redteam.repo.js';
 
 /** Attacks the language model adds per category: half the templates' number, at most this many. */
 const MAX_LLM_CASES = 10;
@@ -57,16 +58,17 @@ export function mostPlanned(size: PlanSize): { total: number; explained: string 
  */
 export async function planCampaign(
   campaign: CampaignRow,
+  columns: Pick<CampaignPlanColumns, 'categories' | 'customPlugins'>,
   knowledge: AgentKnowledge,
-  llm: RedteamLlm | undefined,
+  llm: LanguageModel | undefined,
   signal: AbortSignal,
   log: (line: string, level?: 'info' | 'warn') => void,
 ): Promise<AttackCase[]> {
-  const categories = JSON.parse(campaign.categories) as AttackCategory[];
+  const { categories, customPlugins } = columns;
   const input = {
     purpose: campaign.purpose,
     categories,
-    customPlugins: (JSON.parse(campaign.custom_plugins ?? '[]') as string[]) ?? [],
+    customPlugins,
     numTests: campaign.num_tests,
     accessLevel: campaign.access_level as AccessLevel,
     knowledge,

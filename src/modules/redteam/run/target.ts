@@ -5,7 +5,8 @@ import { fromJsonColumn } from '../../../db/json-columns.js';
 import type { AgentsTable, DB } from '../../../db/schema.js';
 import { NO_KNOWLEDGE, type AgentKnowledge } from '../../../redteam/types.js';
 import type { CampaignOptions } from '../options.js';
-import { findAgentRow, type CampaignRow } from '../redteam.repo.js';
+import { findAgent } from '../../agents/agents.repo.js';
+import type { CampaignRow } from '../redteam.repo.js';
 
 export interface CampaignTarget {
   target: AgentTarget;
@@ -62,7 +63,7 @@ export async function campaignTarget(
     });
     return { target, knowledge: NO_KNOWLEDGE, source: null };
   }
-  const agent = await findAgentRow(db, campaign.agent_id);
+  const agent = await findAgent(db, campaign.agent_id);
   if (agent === undefined) throw new Error('The agent was deleted');
   // The campaign's key was given for the agent's address of then; the agent's own key follows the agent's rule (it is dropped when its origin changes).
   if (campaignKey !== null && !sameKeyOrigin(campaign.agent_url, agent.agent_url)) {
@@ -71,7 +72,8 @@ export async function campaignTarget(
   const agentKey = campaignKey ?? openAgentKey(agentSecrets, agent.api_key_enc);
   const target = agentTarget(agent, agentKey);
   if (campaign.agent_model_name !== null) target.modelName = campaign.agent_model_name;
-  const whiteBox = campaign.access_level === 'white_box' ? fromJsonColumn<Record<string, unknown>>(agent.white_box_config) : null;
+  const stored = campaign.access_level === 'white_box' ? fromJsonColumn<unknown>(agent.white_box_config) : null;
+  const whiteBox = isObject(stored) ? stored : null;
   const code = typeof whiteBox?.source_code === 'string' && whiteBox.source_code.trim() !== '' ? whiteBox.source_code : null;
   return {
     target,
