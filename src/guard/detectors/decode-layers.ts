@@ -33,7 +33,6 @@ export const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za
 export const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
 
 const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isHexDigit = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 
 /**
  * Whether BASE64_RUN can match: some run of 16 characters of the base64 alphabets (either one) occurs.
@@ -51,20 +50,13 @@ export function mayHaveBase64Run(text: string): boolean {
   return false;
 }
 
-/**
- * Whether HEX_RUN can match: some run of hex digits, `x`, `\\`, spaces, commas and colons (everything a
- * match is made of) holds twelve hex digits. Same role as mayHaveBase64Run.
- */
+/** What every HEX_RUN match contains (six byte pairs, without the look-behind): run first, it is far cheaper. */
+const HEX_PAIRS = /[0-9a-fA-F]{2}[ ,:]?(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){5}/;
+/** Whether HEX_RUN can match. Same role as mayHaveBase64Run. */
 export function mayHaveHexRun(text: string): boolean {
-  let digits = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (isHexDigit(c)) {
-      if (++digits >= 12) return true;
-    } else if (c !== 32 && c !== 44 && c !== 58 && c !== 120 && c !== 92) digits = 0;
-  }
-  return false;
+  return HEX_PAIRS.test(text);
 }
+
 const URL_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}/g;
 const TAG_CHAR = /\udb40[\udc20-\udc7e]/g;

@@ -86,6 +86,9 @@ export function foldHomoglyphs(text: string): string {
 
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '|': 'l', '!': 'i' };
 
+/** A letter next to a digit or `@$|!`: every run leetRunBounds returns has one. */
+const LEET_ADJACENT = /[a-z][0-9@$|!]|[0-9@$|!][a-z]/i;
+
 /**
  * [start, end) of the maximal runs of ASCII letters, digits and `@$|!` that hold both a letter and one
  * of the others: only such a run can be leetspeak (a word of letters alone, a number, is not). One
@@ -93,6 +96,7 @@ const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '
  */
 export function leetRunBounds(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
+  if (!LEET_ADJACENT.test(text)) return out;
   let start = -1;
   let letter = false;
   let other = false;
@@ -175,7 +179,11 @@ export function foldLeet(text: string): string {
 
 /** "i g n o r e" / "i.g.n.o.r.e" / "i-g-n-o-r-e" → "ignore" (runs of at least five single letters). */
 const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·]\p{L}(?![\p{L}\p{N}])){4,}/gu;
+/** In ASCII text, what every SPACED run contains (a plain regex, run first: most texts have none). */
+const ASCII_SPACED = /[a-z][ .\-_*][a-z][ .\-_*][a-z][ .\-_*][a-z][ .\-_*][a-z]/i;
+const NON_ASCII = /[^\x00-\x7f]/;
 export function collapseSpacedLetters(text: string): string {
+  if (!NON_ASCII.test(text) && !ASCII_SPACED.test(text)) return text;
   return text.replace(SPACED, (run) => run.replace(/[ .\-_*·]/g, ''));
 }
 
@@ -197,7 +205,8 @@ export function normalizeForMatching(text: string): string {
   t = stripLatinDiacritics(t);
   t = foldLeet(t);
   t = collapseSpacedLetters(t);
-  return t.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[\s]*/g, '\n');
+  // Runs of horizontal whitespace become one space (a lone space, the common case, is left in place).
+  return t.replace(/ [^\S\n]+|[^\S\n ][^\S\n]*/g, ' ').replace(/ ?\n[\s]*/g, '\n');
 }
 
 export interface TextWindows {
