@@ -31,16 +31,58 @@ const HAS_CYRILLIC = /[\u0400-\u04ff]/;
 const HAS_CJK = /[\u3040-\u30ff\u3400-\u9fff]/;
 const HAS_HANGUL = /[\uac00-\ud7af]/;
 
+/**
+ * Which 3- and 4-character strings a text contains, as a bit table of their hashes (one pass over the
+ * text). A rule whose matches all begin with one of its `starts` is tried only when the table has the
+ * first 3 or 4 characters of one of them: a hash can collide (the rule is then tried for nothing), a
+ * string present is never missed. Most rules begin with words an ordinary text does not contain.
+ */
+const GRAM_BITS = 20;
+const GRAM_MASK = (1 << GRAM_BITS) - 1;
+const grams = new Uint32Array(1 << (GRAM_BITS - 5));
+const SEED3 = 0x9e3779b1;
+const SEED4 = 0x85ebca77;
+function gramHash(seed: number, a: number, b: number, c: number, d: number): number {
+  let h = Math.imul(seed ^ a, 0x01000193);
+  h = Math.imul(h ^ b, 0x01000193);
+  h = Math.imul(h ^ c, 0x01000193);
+  if (d >= 0) h = Math.imul(h ^ d, 0x01000193);
+  return (h ^ (h >>> 15)) & GRAM_MASK;
+}
+function fillGrams(text: string): void {
+  grams.fill(0);
+  for (let i = 0; i + 3 <= text.length; i += 1) {
+    const a = text.charCodeAt(i);
+    const b = text.charCodeAt(i + 1);
+    const c = text.charCodeAt(i + 2);
+    const h3 = gramHash(SEED3, a, b, c, -1);
+    grams[h3 >>> 5] = (grams[h3 >>> 5] as number) | (1 << (h3 & 31));
+    if (i + 4 <= text.length) {
+      const h4 = gramHash(SEED4, a, b, c, text.charCodeAt(i + 3));
+      grams[h4 >>> 5] = (grams[h4 >>> 5] as number) | (1 << (h4 & 31));
+    }
+  }
+}
+function mayContain(start: string): boolean {
+  const h =
+    start.length >= 4
+      ? gramHash(SEED4, start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2), start.charCodeAt(3))
+      : gramHash(SEED3, start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2), -1);
+  return (((grams[h >>> 5] as number) >>> (h & 31)) & 1) === 1;
+}
+
 /** The rules matching a normalised text. */
 export function matchRules(normalized: string): RuleMatch[] {
   const scripts = { cyrillic: HAS_CYRILLIC.test(normalized), cjk: HAS_CJK.test(normalized), hangul: HAS_HANGUL.test(normalized) };
   const out: RuleMatch[] = [];
   const gates: Record<string, boolean> = {};
   for (const [lang, gate] of Object.entries(LANGUAGE_GATES)) gates[lang] = gate.test(normalized);
+  fillGrams(normalized);
   for (const rule of RULES) {
     if (rule.script !== undefined && !scripts[rule.script]) continue;
     const lang = rule.id.slice(0, 3);
     if (lang[2] === '.' && gates[lang.slice(0, 2)] === false) continue;
+    if (rule.starts !== undefined && !rule.starts.some(mayContain)) continue;
     if (rule.re.test(normalized)) out.push({ id: rule.id, family: rule.family, weight: rule.weight });
   }
   return out;
