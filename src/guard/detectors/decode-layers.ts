@@ -5,6 +5,7 @@
  * plain one. Everything is bounded: the scanned prefix, the candidates per encoding, the layers,
  * the length of each decoding and the nesting depth.
  */
+import { isUtf8 } from 'node:buffer';
 import { foldLeet } from './text-normalize.js';
 
 export type LayerEncoding = 'base64' | 'hex' | 'url_encoding' | 'ascii_escape' | 'unicode_tags' | 'rot13' | 'reversed' | 'leetspeak';
@@ -64,7 +65,7 @@ const TAG_CHAR = /\udb40[\udc20-\udc7e]/g;
 /** A run longer than this is decoded from its start only. */
 const MAX_RUN_CHARS = 8_192;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8');
 
 /**
  * Decoded bytes read as prose or code: valid UTF-8, no control characters but tab/newline, at
@@ -83,12 +84,10 @@ export function looksLikeText(s: string): boolean {
 }
 
 function decodeBytes(bytes: Uint8Array): string | undefined {
-  try {
-    const s = utf8.decode(bytes);
-    return looksLikeText(s) ? s : undefined;
-  } catch {
-    return undefined;
-  }
+  // Checked first: most candidates (paths, identifiers, keys) are not UTF-8, and a throwing decode is costly.
+  if (!isUtf8(bytes)) return undefined;
+  const s = utf8.decode(bytes);
+  return looksLikeText(s) ? s : undefined;
 }
 
 export function decodeBase64Run(run: string): string | undefined {

@@ -4,7 +4,7 @@
  */
 import { EN_RULES } from './injection-rules-en.js';
 import { INTL_RULES } from './injection-rules-intl.js';
-import type { Rule, RuleFamily } from './rule-builder.js';
+import type { Rule, RuleFamily, RuleStart } from './rule-builder.js';
 
 export type { Rule, RuleFamily } from './rule-builder.js';
 
@@ -42,6 +42,13 @@ const GRAM_MASK = (1 << GRAM_BITS) - 1;
 const grams = new Uint32Array(1 << (GRAM_BITS - 5));
 const SEED3 = 0x9e3779b1;
 const SEED4 = 0x85ebca77;
+/** The same at the start of a word (a word character after a non-word one, as `\\b` sees them). */
+const SEED3_WORD = 0xc2b2ae3d;
+const SEED4_WORD = 0x27d4eb2f;
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || (c >= 65 && c <= 90);
+function setGram(h: number): void {
+  grams[h >>> 5] = (grams[h >>> 5] as number) | (1 << (h & 31));
+}
 function gramHash(seed: number, a: number, b: number, c: number, d: number): number {
   let h = Math.imul(seed ^ a, 0x01000193);
   h = Math.imul(h ^ b, 0x01000193);
@@ -51,23 +58,27 @@ function gramHash(seed: number, a: number, b: number, c: number, d: number): num
 }
 function fillGrams(text: string): void {
   grams.fill(0);
+  let prevWord = false;
   for (let i = 0; i + 3 <= text.length; i += 1) {
     const a = text.charCodeAt(i);
     const b = text.charCodeAt(i + 1);
     const c = text.charCodeAt(i + 2);
-    const h3 = gramHash(SEED3, a, b, c, -1);
-    grams[h3 >>> 5] = (grams[h3 >>> 5] as number) | (1 << (h3 & 31));
-    if (i + 4 <= text.length) {
-      const h4 = gramHash(SEED4, a, b, c, text.charCodeAt(i + 3));
-      grams[h4 >>> 5] = (grams[h4 >>> 5] as number) | (1 << (h4 & 31));
-    }
+    const d = i + 4 <= text.length ? text.charCodeAt(i + 3) : -1;
+    const wordStart = isWordChar(a) && !prevWord;
+    prevWord = isWordChar(a);
+    setGram(gramHash(SEED3, a, b, c, -1));
+    if (d >= 0) setGram(gramHash(SEED4, a, b, c, d));
+    if (!wordStart) continue;
+    setGram(gramHash(SEED3_WORD, a, b, c, -1));
+    if (d >= 0) setGram(gramHash(SEED4_WORD, a, b, c, d));
   }
 }
-function mayContain(start: string): boolean {
+function mayContain(start: RuleStart): boolean {
+  const s = start.text;
   const h =
-    start.length >= 4
-      ? gramHash(SEED4, start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2), start.charCodeAt(3))
-      : gramHash(SEED3, start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2), -1);
+    s.length >= 4
+      ? gramHash(start.word ? SEED4_WORD : SEED4, s.charCodeAt(0), s.charCodeAt(1), s.charCodeAt(2), s.charCodeAt(3))
+      : gramHash(start.word ? SEED3_WORD : SEED3, s.charCodeAt(0), s.charCodeAt(1), s.charCodeAt(2), -1);
   return (((grams[h >>> 5] as number) >>> (h & 31)) & 1) === 1;
 }
 
@@ -83,6 +94,7 @@ export function matchRules(normalized: string): RuleMatch[] {
     const lang = rule.id.slice(0, 3);
     if (lang[2] === '.' && gates[lang.slice(0, 2)] === false) continue;
     if (rule.starts !== undefined && !rule.starts.some(mayContain)) continue;
+    if (rule.contains !== undefined && !rule.contains.some((s) => normalized.includes(s))) continue;
     if (rule.re.test(normalized)) out.push({ id: rule.id, family: rule.family, weight: rule.weight });
   }
   return out;

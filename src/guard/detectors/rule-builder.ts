@@ -26,7 +26,15 @@ export interface Rule {
    * Every match of `re` begins with one of these strings (3+ characters each), read from the pattern
    * by literalStarts; undefined when the pattern's start is not such a list (the rule is always tried).
    */
-  starts?: readonly string[];
+  starts?: readonly RuleStart[];
+  /** Every match of `re` contains one of these strings (given with the rule). */
+  contains?: readonly string[];
+}
+
+/** A string a match begins with; `word`: at the start of a word (after `\\b`, beginning with a word character). */
+export interface RuleStart {
+  text: string;
+  word: boolean;
 }
 
 const SPECIAL = new Set(['\\', '(', ')', '[', ']', '{', '}', '|', '.', '*', '+', '?', '^', '$']);
@@ -68,11 +76,15 @@ function alternatives(src: string): string[] {
 }
 
 /** The literal strings one alternative must begin with, or undefined when it does not begin with literals. */
-function alternativeStarts(alt: string): string[] | undefined {
+function alternativeStarts(alt: string, atBoundary: boolean): RuleStart[] | undefined {
   let i = 0;
-  // Zero-width assertions at the start consume nothing: skipped.
+  let boundary = atBoundary;
+  // Zero-width assertions at the start consume nothing: skipped (a word boundary is remembered).
   for (;;) {
-    if (alt.startsWith('\\b', i)) i += 2;
+    if (alt.startsWith('\\b', i)) {
+      i += 2;
+      boundary = true;
+    }
     else if (alt.startsWith('(?!', i) || alt.startsWith('(?=', i) || alt.startsWith('(?<!', i) || alt.startsWith('(?<=', i)) {
       const close = closingParen(alt, i);
       if (close < 0) return undefined;
@@ -84,7 +96,7 @@ function alternativeStarts(alt: string): string[] | undefined {
     if (close < 0 || QUANTIFIER.has(alt[close + 1] as string)) return undefined;
     const inner = alt.slice(alt.startsWith('(?:', i) ? i + 3 : i + 1, close);
     if (alt[i + 1] === '?' && !alt.startsWith('(?:', i)) return undefined;
-    return literalStarts(inner);
+    return literalStarts(inner, boundary);
   }
   let literal = '';
   while (i < alt.length) {
@@ -104,18 +116,18 @@ function alternativeStarts(alt: string): string[] | undefined {
     i += width;
     if (alt[i] === '+') break;
   }
-  return literal === '' ? undefined : [literal];
+  return literal === '' ? undefined : [{ text: literal, word: boundary && /^\w/.test(literal) }];
 }
 
 /**
  * The strings every match of `source` begins with (each at least 3 characters), or undefined when the
  * pattern does not start with a list of literals (then nothing can be said without running it).
  */
-export function literalStarts(source: string): string[] | undefined {
-  const out: string[] = [];
+export function literalStarts(source: string, atBoundary = false): RuleStart[] | undefined {
+  const out: RuleStart[] = [];
   for (const alt of alternatives(source)) {
-    const starts = alternativeStarts(alt);
-    if (starts === undefined || starts.some((s) => s.length < 3)) return undefined;
+    const starts = alternativeStarts(alt, atBoundary);
+    if (starts === undefined || starts.some((s) => s.text.length < 3)) return undefined;
     out.push(...starts);
   }
   return out;
@@ -126,7 +138,7 @@ export function rule(
   family: RuleFamily,
   weight: number,
   source: string | string[],
-  options: { script?: Rule['script']; flags?: string } = {},
+  options: { script?: Rule['script']; flags?: string; contains?: readonly string[] } = {},
 ): Rule {
   const pattern = Array.isArray(source) ? source.join('') : source;
   const re = new RegExp(pattern, options.flags ?? '');
@@ -138,6 +150,7 @@ export function rule(
     re,
     ...(options.script === undefined ? {} : { script: options.script }),
     ...(starts === undefined ? {} : { starts }),
+    ...(options.contains === undefined ? {} : { contains: options.contains }),
   };
 }
 
