@@ -2,7 +2,8 @@
 // Trains the injection classifier of `prompt-injection-warden` and writes
 // src/guard/models/injection-classifier.json (docs/guardrails.md, "Retraining").
 //
-//   npm run build && node scripts/train-injection-classifier.mjs
+//   npm run build && node scripts/train-injection-classifier.mjs            (writes the model)
+//   npm run build && node scripts/train-injection-classifier.mjs --check    (exit 1 unless the shipped model is what it produces)
 //
 // Data: datasets/guard/injection-train.jsonl (Warden's templates, scripts/generate-injection-train.mjs)
 // and datasets/guard/public-train.jsonl (public data sets and real documents, scripts/build-guard-sets.mjs;
@@ -163,6 +164,12 @@ const out = {
   trainedOn: { files, items: rows.length, sha256: hash.digest('hex') },
 };
 const target = path.join(root, 'src/guard/models/injection-classifier.json');
+if (process.argv.includes('--check')) {
+  // Reproducibility check: the shipped file must be byte for byte what this run produces.
+  const same = readFileSync(target, 'utf8') === JSON.stringify(out) + '\n';
+  console.log(same ? `${path.relative(root, target)} is what the training produces` : `${path.relative(root, target)} differs from what the training produces`);
+  process.exit(same ? 0 : 1);
+}
 writeFileSync(target, JSON.stringify(out) + '\n');
 const nonzero = model.q.reduce((n, x) => n + (x !== 0 ? 1 : 0), 0);
 console.log(`wrote ${path.relative(root, target)}: ${rows.length} items (${trainSet.length} segments trained, ${calRows.length} held out for calibration), ` +
