@@ -25,8 +25,11 @@ const PLAN = [
     'benign'], [B.personaOk, 500, 'benign'], [B.everyday, 1500, 'benign'], [B.botAndCode, 400, 'benign'],
 ];
 
-/** The plan's counts are halved: the public and real data (scripts/build-guard-sets.mjs) now carry most of the weight. */
-const SCALE = 0.5;
+/**
+ * The plan's counts as written. (Halving them, and their weight in training, when the public data came in cost
+ * recall on persona jailbreaks and false positives on Warden's labelled look-alikes: docs/guardrails.md.)
+ */
+const SCALE = 1;
 const seen = new Set();
 const rows = [];
 for (const [gen, n, label] of PLAN) {

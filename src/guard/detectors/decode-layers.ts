@@ -5,6 +5,7 @@
  * plain one. Everything is bounded: the scanned prefix, the candidates per encoding, the layers,
  * the length of each decoding and the nesting depth.
  */
+import { isUtf8 } from 'node:buffer';
 import { foldLeet } from './text-normalize.js';
 
 export type LayerEncoding = 'base64' | 'hex' | 'url_encoding' | 'ascii_escape' | 'unicode_tags' | 'rot13' | 'reversed' | 'leetspeak';
@@ -27,8 +28,36 @@ export const DECODE_LIMITS = {
   maxDepth: 2,
 } as const;
 
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2})/g;
-const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
+/** A base64 (standard or URL-safe) run of 16+ characters: a candidate payload. */
+export const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2})/g;
+/** Six or more hex byte pairs, optionally `0x`/`\x`-prefixed and separated: a candidate payload. */
+export const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
+
+const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * Whether BASE64_RUN can match: some run of 16 characters of the base64 alphabets (either one) occurs.
+ * A plain loop over the text, far cheaper than the regex with its look-behind, which is run only
+ * when this says yes (ordinary prose has no such run).
+ */
+export function mayHaveBase64Run(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (isAsciiAlnum(c) || c === 43 || c === 47 || c === 95 || c === 45) {
+      if (++run >= 16) return true;
+    } else run = 0;
+  }
+  return false;
+}
+
+/** What every HEX_RUN match contains (six byte pairs, without the look-behind): run first, it is far cheaper. */
+const HEX_PAIRS = /[0-9a-fA-F]{2}[ ,:]?(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){5}/;
+/** Whether HEX_RUN can match. Same role as mayHaveBase64Run. */
+export function mayHaveHexRun(text: string): boolean {
+  return HEX_PAIRS.test(text);
+}
+
 const URL_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}/g;
 const TAG_CHAR = /\udb40[\udc20-\udc7e]/g;
@@ -36,7 +65,7 @@ const TAG_CHAR = /\udb40[\udc20-\udc7e]/g;
 /** A run longer than this is decoded from its start only. */
 const MAX_RUN_CHARS = 8_192;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8');
 
 /**
  * Decoded bytes read as prose or code: valid UTF-8, no control characters but tab/newline, at
@@ -55,12 +84,10 @@ export function looksLikeText(s: string): boolean {
 }
 
 function decodeBytes(bytes: Uint8Array): string | undefined {
-  try {
-    const s = utf8.decode(bytes);
-    return looksLikeText(s) ? s : undefined;
-  } catch {
-    return undefined;
-  }
+  // Checked first: most candidates (paths, identifiers, keys) are not UTF-8, and a throwing decode is costly.
+  if (!isUtf8(bytes)) return undefined;
+  const s = utf8.decode(bytes);
+  return looksLikeText(s) ? s : undefined;
 }
 
 export function decodeBase64Run(run: string): string | undefined {
@@ -158,13 +185,13 @@ function layersAt(text: string, depth: number, out: DecodedLayer[]): void {
   const full = out.length;
 
   let n = 0;
-  for (const m of text.matchAll(BASE64_RUN)) {
+  for (const m of mayHaveBase64Run(text) ? text.matchAll(BASE64_RUN) : []) {
     if (n++ >= DECODE_LIMITS.maxCandidatesPerEncoding) break;
     const decoded = decodeBase64Run(m[0]);
     if (decoded !== undefined && !push('base64', decoded, m[0].length)) return;
   }
   n = 0;
-  for (const m of text.matchAll(HEX_RUN)) {
+  for (const m of mayHaveHexRun(text) ? text.matchAll(HEX_RUN) : []) {
     if (n++ >= DECODE_LIMITS.maxCandidatesPerEncoding) break;
     const decoded = decodeHexRun(m[0].trim());
     if (decoded !== undefined && !push('hex', decoded, m[0].length)) return;
@@ -216,8 +243,14 @@ function layersAt(text: string, depth: number, out: DecodedLayer[]): void {
  * The plausible decodings of `text` (none for ordinary prose). Reads at most
  * DECODE_LIMITS.scanChars of the input and returns at most DECODE_LIMITS.maxLayers layers.
  */
-export function decodeLayers(text: string): DecodedLayer[] {
+export function decodeLayers(text: string): readonly DecodedLayer[] {
+  // A scan's methods decode the same text (encoding-heuristics, and prompt-injection-warden on a text of
+  // one window): the last answer is kept, so it is computed once per scan. Layers are never mutated.
+  if (text === lastDecoded.text) return lastDecoded.layers;
   const out: DecodedLayer[] = [];
   layersAt(text.length > DECODE_LIMITS.scanChars ? text.slice(0, DECODE_LIMITS.scanChars) : text, 1, out);
-  return out;
+  for (const layer of out) Object.freeze(layer);
+  lastDecoded = { text, layers: Object.freeze(out) };
+  return lastDecoded.layers;
 }
+let lastDecoded: { text: string; layers: readonly DecodedLayer[] } = { text: '', layers: [] };

@@ -7,8 +7,18 @@
  * defaults instead of replacing them (docs/guardrails.md).
  */
 import { GuardConfigError, type DetectionResult, type DetectorDefinition } from '../types.js';
-import { decodeBase64Run, decodeHexRun, decodeLayers, englishWordShare, type DecodedLayer } from './decode-layers.js';
-import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant, LEET_RUN, leetCore } from './text-normalize.js';
+import {
+  BASE64_RUN,
+  decodeBase64Run,
+  decodeHexRun,
+  decodeLayers,
+  englishWordShare,
+  HEX_RUN,
+  mayHaveBase64Run,
+  mayHaveHexRun,
+  type DecodedLayer,
+} from './decode-layers.js';
+import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant, leetCore, leetRunBounds } from './text-normalize.js';
 
 export { DECODE_LIMITS, decodeLayers, type DecodedLayer } from './decode-layers.js';
 
@@ -69,8 +79,6 @@ const FLAG_TAG_SEQUENCE = /\ud83c\udff4(?:\udb40[\udc61-\udc7a]){2,7}\udb40\udc7
 const BIDI_OVERRIDE = /[\u202d\u202e]/g;
 const URL_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}/g;
-const BASE64_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2})/g;
-const HEX_RUN = /(?<![0-9a-zA-Z])(?:(?:0x|\\x)?[0-9a-fA-F]{2}[ ,:]?){6,}/g;
 const WORD = /[\p{L}\p{M}]+/gu;
 const JOINER_CONTEXT = new RegExp(
   '[\\p{Extended_Pictographic}\\u{1f3fb}-\\u{1f3ff}\\p{Script=Arabic}\\p{Script=Hebrew}\\p{Script=Devanagari}\\p{Script=Bengali}' +
@@ -120,11 +128,44 @@ function measureScripts(text: string): { cyrillic: number; greek: number; mixed:
   return out;
 }
 
+const SPACED_RUN = /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:[^\S\n]{1,3}[\p{L}\p{N}](?![\p{L}\p{N}])){3,}/gu;
+const WIDE_GAP = /(?<=\S)[^\S\n]{4,}(?=\S)/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const isAsciiAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAsciiBlank = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12 || c === 13;
+
+/**
+ * On ASCII text, whether SPACED_RUN or WIDE_GAP can match (four one-character words 1–3 blanks apart;
+ * four blanks in a row), by one pass over the character codes: ordinary text has neither, and the
+ * Unicode regexes are run only when this says yes (or on text with other characters).
+ */
+function asciiSpacingCues(text: string): { spaced: boolean; gap: boolean } {
+  let spaced = false;
+  let gap = false;
+  let blanks = 0;
+  let singles = 0;
+  for (let i = 0; i < text.length && !(spaced && gap); i += 1) {
+    const c = text.charCodeAt(i);
+    if (isAsciiBlank(c)) {
+      if (++blanks >= 4) gap = true;
+      continue;
+    }
+    if (isAsciiAlnum(c) && !isAsciiAlnum(text.charCodeAt(i - 1)) && !isAsciiAlnum(text.charCodeAt(i + 1))) {
+      // A one-character word: it continues a run when 1–3 blanks separate it from the previous one.
+      singles = singles > 0 && blanks >= 1 && blanks <= 3 ? singles + 1 : 1;
+      if (singles >= 4) spaced = true;
+    } else singles = 0;
+    blanks = 0;
+  }
+  return { spaced, gap };
+}
+
 /** Characters in letter-spaced runs ("i g n o r e") plus whitespace runs of 4+ inside a line. */
 function measureWhitespace(text: string): number {
+  const cues = NON_ASCII.test(text) ? { spaced: true, gap: true } : asciiSpacingCues(text);
   let n = 0;
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])[\p{L}\p{N}](?:[^\S\n]{1,3}[\p{L}\p{N}](?![\p{L}\p{N}])){3,}/gu)) n += m[0].length;
-  for (const m of text.matchAll(/(?<=\S)[^\S\n]{4,}(?=\S)/g)) n += m[0].length;
+  if (cues.spaced) for (const m of text.matchAll(SPACED_RUN)) n += m[0].length;
+  if (cues.gap) for (const m of text.matchAll(WIDE_GAP)) n += m[0].length;
   return n;
 }
 
@@ -132,9 +173,12 @@ function measureWhitespace(text: string): number {
 const ADDRESSES = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|\bhttps?:\/\/[^\s<>"]{1,2048}/gi;
 
 function measureLeet(text: string): number {
+  // Most texts have no run mixing letters with digits or `@$|!`: then there is nothing to measure.
+  if (leetRunBounds(text).length === 0) return 0;
+  const t = text.replace(ADDRESSES, ' ');
   let n = 0;
-  for (const m of text.replace(ADDRESSES, ' ').matchAll(LEET_RUN)) {
-    const { word } = leetCore(m[0]);
+  for (const [start, end] of leetRunBounds(t)) {
+    const { word } = leetCore(t.slice(start, end));
     if (isLeetToken(word)) n += word.length;
   }
   return n;
@@ -147,9 +191,10 @@ function measureStyled(text: string): number {
   return n;
 }
 
-function measureRot13(text: string, layers: DecodedLayer[]): number {
+function measureRot13(text: string, layers: readonly DecodedLayer[]): number {
   let n = 0;
   for (const l of layers) if ((l.encoding === 'rot13' || l.encoding === 'reversed') && l.depth === 1) n += l.sourceChars;
+  if (n === 0) return 0;
   return englishWordShare(text) >= 0.3 ? 0 : Math.min(n, text.length);
 }
 
@@ -161,12 +206,12 @@ export interface EncodingMeasure {
 }
 
 /** The covered share of each encoding in `text` (already capped by the caller). */
-export function measureEncodings(text: string, layers: DecodedLayer[], thresholds: ThresholdMap): EncodingMeasure[] {
+export function measureEncodings(text: string, layers: readonly DecodedLayer[], thresholds: ThresholdMap): EncodingMeasure[] {
   const total = Math.max(text.length, 1);
   let base64 = 0;
-  for (const m of text.matchAll(BASE64_RUN)) if (decodeBase64Run(m[0]) !== undefined) base64 += m[0].length;
+  for (const m of mayHaveBase64Run(text) ? text.matchAll(BASE64_RUN) : []) if (decodeBase64Run(m[0]) !== undefined) base64 += m[0].length;
   let hex = 0;
-  for (const m of text.matchAll(HEX_RUN)) if (decodeHexRun(m[0].trim()) !== undefined) hex += m[0].length;
+  for (const m of mayHaveHexRun(text) ? text.matchAll(HEX_RUN) : []) if (decodeHexRun(m[0].trim()) !== undefined) hex += m[0].length;
   const tagText = text.replace(FLAG_TAG_SEQUENCE, '');
   const scripts = measureScripts(text);
   const counts: Record<EncodingKind, number> = {

@@ -28,69 +28,125 @@ function mix(a: number, b: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-const TOKEN = /[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu;
 const MAX_TOKEN_CHARS = 24;
+
+/**
+ * Tokens are runs of letters and digits (`[\p{L}\p{N}]+`) and single other characters, whitespace
+ * skipped. Character classes: 1 whitespace, 2 letter or digit, 3 other; 0 not yet known. ASCII and
+ * the rest of the BMP are looked up in a table filled on first sight (one Unicode regex test per
+ * distinct character, not one regex match per token).
+ */
+const SPACE = 1;
+const WORD = 2;
+const OTHER = 3;
+const BMP_CLASS = new Uint8Array(0x10000);
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const SPACE_CHAR = /^\s$/u;
+function classOf(cp: number): number {
+  if (cp < 0x10000) {
+    const known = BMP_CLASS[cp] as number;
+    if (known !== 0) return known;
+  }
+  const ch = String.fromCodePoint(cp);
+  const cls = WORD_CHAR.test(ch) ? WORD : SPACE_CHAR.test(ch) ? SPACE : OTHER;
+  if (cp < 0x10000) BMP_CLASS[cp] = cls;
+  return cls;
+}
 
 /** Generation-stamped scratch table: de-duplicates buckets without clearing per call. */
 const stamp = new Uint32Array(1 << FEATURE_BITS);
 let generation = 0;
+/** Scratch buffers reused by every call (the features of one text at a time). */
+let buckets = new Uint32Array(4096);
+let compact = new Uint16Array(4096);
 
 /**
  * The distinct feature buckets of a normalised text (at most FEATURE_MAX_CHARS of it are read), plus
  * one bucket per `context` tag (documentContext: what kind of document the text is a segment of).
- * Synchronous and single-threaded, so the shared scratch table is safe.
+ * Synchronous and single-threaded, so the shared scratch tables are safe.
  */
 export function extractFeatures(normalized: string, context: readonly string[] = NO_CONTEXT): Uint32Array {
   const text = normalized.length > FEATURE_MAX_CHARS ? normalized.slice(0, FEATURE_MAX_CHARS) : normalized;
+  const n = text.length;
   generation = (generation + 1) >>> 0;
   if (generation === 0) {
     stamp.fill(0);
     generation = 1;
   }
   const gen = generation;
-  const out: number[] = [];
+  // At most one word, one bigram and three character n-grams per character, the length and the tags.
+  const most = 5 * (2 * n + 2) + 1 + context.length;
+  if (buckets.length < most) buckets = new Uint32Array(most);
+  if (compact.length < 2 * n + 2) compact = new Uint16Array(2 * n + 2);
+  const out = buckets;
+  const c = compact;
+  let count = 0;
   const add = (h: number): void => {
     const b = h & MASK;
     if (stamp[b] !== gen) {
       stamp[b] = gen;
-      out.push(b);
+      out[count++] = b;
     }
   };
 
+  // Word unigrams and bigrams; the token stream (one space before each token and after the last) for the n-grams.
   let prev = SEED_WORD;
-  let compact = ' ';
-  for (const m of text.matchAll(TOKEN)) {
-    const tok = m[0];
-    if (tok.length > MAX_TOKEN_CHARS) {
-      prev = SEED_WORD;
+  let len = 0;
+  c[len++] = 32;
+  let i = 0;
+  while (i < n) {
+    const cp = text.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    const cls = classOf(cp);
+    if (cls === SPACE) {
+      i += width;
       continue;
     }
-    const h = hashString(SEED_WORD, tok);
+    let end = i + width;
+    if (cls === WORD) {
+      while (end < n) {
+        const next = text.codePointAt(end) as number;
+        if (classOf(next) !== WORD) break;
+        end += next > 0xffff ? 2 : 1;
+      }
+    }
+    if (end - i > MAX_TOKEN_CHARS) {
+      prev = SEED_WORD;
+      i = end;
+      continue;
+    }
+    let h = SEED_WORD;
+    for (let j = i; j < end; j += 1) {
+      const code = text.charCodeAt(j);
+      h = Math.imul(h ^ code, FNV_PRIME);
+      c[len++] = code;
+    }
+    c[len++] = 32;
+    h >>>= 0;
     add(h);
     add(mix(prev, h));
     prev = h;
-    compact += `${tok} `;
+    i = end;
   }
 
-  // Character n-grams over the token stream (whitespace collapsed, punctuation kept).
-  const c = compact;
-  for (let i = 0; i + 3 <= c.length; i += 1) {
+  // Character 3/4/5-grams over the token stream (whitespace collapsed, punctuation kept).
+  for (let k = 0; k + 3 <= len; k += 1) {
     let h = SEED_CHAR;
-    h = Math.imul(h ^ c.charCodeAt(i), FNV_PRIME);
-    h = Math.imul(h ^ c.charCodeAt(i + 1), FNV_PRIME);
-    h = Math.imul(h ^ c.charCodeAt(i + 2), FNV_PRIME);
+    h = Math.imul(h ^ (c[k] as number), FNV_PRIME);
+    h = Math.imul(h ^ (c[k + 1] as number), FNV_PRIME);
+    h = Math.imul(h ^ (c[k + 2] as number), FNV_PRIME);
     add(h >>> 0);
-    if (i + 4 > c.length) continue;
-    h = Math.imul(h ^ c.charCodeAt(i + 3), FNV_PRIME);
+    if (k + 4 > len) continue;
+    h = Math.imul(h ^ (c[k + 3] as number), FNV_PRIME);
     add(h >>> 0);
-    if (i + 5 > c.length) continue;
-    h = Math.imul(h ^ c.charCodeAt(i + 4), FNV_PRIME);
+    if (k + 5 > len) continue;
+    h = Math.imul(h ^ (c[k + 4] as number), FNV_PRIME);
     add(h >>> 0);
   }
 
   add(hashString(SEED_META, `len:${Math.min(14, Math.floor(Math.log2(text.length + 1)))}`));
   for (const tag of context) add(hashString(SEED_META, tag));
-  return Uint32Array.from(out);
+  return out.slice(0, count);
 }
 
 const NO_CONTEXT: readonly string[] = [];

@@ -113,7 +113,7 @@ export const EN_RULES: readonly Rule[] = [
   rule('persona.dan', 'jailbreak_persona', 0.6, [
     `\\bdo anything now\\b|\\b(?:as|named|called|play|be|am|you are|you're|become|pretend to be)\\s+dan\\b|`,
     `\\bdan\\s+(?:mode|prompt|jailbreak|persona)\\b|\\[dan\\]|(?:^|\\n)\\s*dan\\s*:`,
-  ]),
+  ], { contains: ['dan', 'do anything now'] }),
   rule('persona.special_mode', 'jailbreak_persona', 0.3, [
     `\\b(?:developer|dev|god|sudo|debug|maintenance|unrestricted|jailbreak|jailbroken|evil|opposite|unfiltered|uncensored|`,
     `chaos|dark|rogue|unlocked|anarchy|superuser) mode\\b(?!\\s+(?:on|in|for|of)\\s+(?:my|your|the|an?|`,
@@ -218,7 +218,7 @@ export const EN_RULES: readonly Rule[] = [
     `\\b(?:condition|affliction|disorder|disease|syndrome)\\b[^.\\n]{0,160}?\\b(?:friendly|polite|nice|`,
     `kind)\\b[^\\n]{0,80}?\\b(?:offensive|hurts?|painful|rude|insulting)\\b`,
   ]),
-  rule('persona.custom_gpt_name', 'jailbreak_persona', 0.15, `\\b(?!chatgpt\\b)[a-z0-9]{2,}-?gpt\\b`),
+  rule('persona.custom_gpt_name', 'jailbreak_persona', 0.15, `\\b(?!chatgpt\\b)[a-z0-9]{2,}-?gpt\\b`, { contains: ['gpt'] }),
   rule('persona.liberated', 'jailbreak_persona', 0.3, [
     `\\b(?:has|have|you've|you have)\\s+(?:been\\s+)?(?:freed|liberated|unlocked|unleashed|released|jailbroken)\\b`,
   ]),

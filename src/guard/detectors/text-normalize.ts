@@ -85,11 +85,41 @@ export function foldHomoglyphs(text: string): string {
 }
 
 const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '|': 'l', '!': 'i' };
+
+/** A letter next to a digit or `@$|!`: every run leetRunBounds returns has one. */
+const LEET_ADJACENT = /[a-z][0-9@$|!]|[0-9@$|!][a-z]/i;
+
 /**
- * Maximal runs of letters and leet substitutes (one pass, no backtracking: a run is split into its
- * word and trailing `!`/`|`, which at the end of a word are punctuation, by leetCore).
+ * [start, end) of the maximal runs of ASCII letters, digits and `@$|!` that hold both a letter and one
+ * of the others: only such a run can be leetspeak (a word of letters alone, a number, is not). One
+ * pass over the character codes, no regex: this is called on every text scanned.
  */
-export const LEET_RUN = /[a-z0-9@$|!]+/gi;
+export function leetRunBounds(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  if (!LEET_ADJACENT.test(text)) return out;
+  let start = -1;
+  let letter = false;
+  let other = false;
+  for (let i = 0; i <= text.length; i += 1) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const lower = c | 32;
+    const isLetter = lower >= 97 && lower <= 122;
+    const isOther = (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 124 || c === 33;
+    if (isLetter || isOther) {
+      if (start < 0) {
+        start = i;
+        letter = false;
+        other = false;
+      }
+      if (isLetter) letter = true;
+      else other = true;
+    } else if (start >= 0) {
+      if (letter && other) out.push([start, i]);
+      start = -1;
+    }
+  }
+  return out;
+}
 
 /** A run's word part and its trailing punctuation; the word is empty when it has no letter. */
 export function leetCore(run: string): { word: string; tail: string } {
@@ -98,6 +128,12 @@ export function leetCore(run: string): { word: string; tail: string } {
   const word = run.slice(0, end);
   return /[a-z]/i.test(word) ? { word, tail: run.slice(end) } : { word: '', tail: run };
 }
+
+const isAsciiLetter = (ch: string | undefined): boolean => {
+  if (ch === undefined) return false;
+  const lower = ch.charCodeAt(0) | 32;
+  return lower >= 97 && lower <= 122;
+};
 
 /**
  * Whether a token is leetspeak: letters and substitutes only, at least two letters and no fewer
@@ -115,33 +151,39 @@ export function isLeetToken(token: string, lenient = false): boolean {
   for (let i = 0; i < token.length; i += 1) {
     const ch = token[i] as string;
     if (LEET[ch] === undefined) {
-      if (!/[a-zA-Z]/.test(ch)) return false;
+      if (!isAsciiLetter(ch)) return false;
       letters += 1;
       continue;
     }
     subs += 1;
-    const prev = token[i - 1];
-    const next = token[i + 1];
-    if (prev !== undefined && next !== undefined && /[a-zA-Z]/.test(prev) && /[a-zA-Z]/.test(next)) inner = true;
+    if (isAsciiLetter(token[i - 1]) && isAsciiLetter(token[i + 1])) inner = true;
   }
   if (subs === 0 || letters < 2 || letters < subs) return false;
   return inner || subs >= 2 || (lenient && /[0-9]/.test(token));
 }
 
+/** Leetspeak words folded to letters (`1gn0r3` → `ignore`); everything else left as it is. */
 export function foldLeet(text: string): string {
-  if (!/[a-z][0-9@$|!]|[0-9@$|!][a-z]/i.test(text)) return text;
-  return text.replace(LEET_RUN, (run) => {
-    const { word, tail } = leetCore(run);
-    if (!isLeetToken(word, true)) return run;
-    let out = '';
-    for (const ch of word) out += LEET[ch] ?? ch;
-    return out + tail;
-  });
+  let out = '';
+  let last = 0;
+  for (const [start, end] of leetRunBounds(text)) {
+    const { word, tail } = leetCore(text.slice(start, end));
+    if (!isLeetToken(word, true)) continue;
+    let folded = '';
+    for (const ch of word) folded += LEET[ch] ?? ch;
+    out += text.slice(last, start) + folded + tail;
+    last = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /** "i g n o r e" / "i.g.n.o.r.e" / "i-g-n-o-r-e" → "ignore" (runs of at least five single letters). */
 const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*·]\p{L}(?![\p{L}\p{N}])){4,}/gu;
+/** In ASCII text, what every SPACED run contains (a plain regex, run first: most texts have none). */
+const ASCII_SPACED = /[a-z][ .\-_*][a-z][ .\-_*][a-z][ .\-_*][a-z][ .\-_*][a-z]/i;
+const NON_ASCII = /[^\x00-\x7f]/;
 export function collapseSpacedLetters(text: string): string {
+  if (!NON_ASCII.test(text) && !ASCII_SPACED.test(text)) return text;
   return text.replace(SPACED, (run) => run.replace(/[ .\-_*·]/g, ''));
 }
 
@@ -163,7 +205,8 @@ export function normalizeForMatching(text: string): string {
   t = stripLatinDiacritics(t);
   t = foldLeet(t);
   t = collapseSpacedLetters(t);
-  return t.replace(/[^\S\n]+/g, ' ').replace(/ ?\n[\s]*/g, '\n');
+  // Runs of horizontal whitespace become one space (a lone space, the common case, is left in place).
+  return t.replace(/ [^\S\n]+|[^\S\n ][^\S\n]*/g, ' ').replace(/ ?\n[\s]*/g, '\n');
 }
 
 export interface TextWindows {
