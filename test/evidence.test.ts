@@ -110,6 +110,24 @@ describe('complete evidence or no PASS', () => {
     // Without include_scores the agent is answered as before.
     expect((await call('GET', `/v1/agent-configurations/${agentId}`)).json().evidence).toBeUndefined();
   });
+
+  it('shows the evidence on the trust dashboard: the narrower run does not lower the pillars it did not measure', async () => {
+    const fullSummary = (await call('GET', `/v1/evaluation-summaries/${full.evaluation_id}`)).json();
+    const narrowSummary = (await call('GET', `/v1/evaluation-summaries/${narrow.evaluation_id}`)).json();
+    const agent = (await call('GET', `/v1/agent-configurations/${agentId}?include_scores=true`)).json();
+    const board = await call('GET', '/v1/dashboard/trust');
+    expect(board.statusCode, board.body).toBe(200);
+    expectReferenceShape(board.json(), 'DashboardResponse');
+    const card = board.json().agents.find((a: { id: string }) => a.id === agentId);
+    expect(Object.keys(card.trust_scores).sort()).toEqual(['overall', 'reliability', 'safety', 'security']);
+    expect(card.trust_scores.security).toBeCloseTo(narrowSummary.security_score, 12);
+    expect(card.trust_scores.safety).toBeCloseTo(fullSummary.safety_score, 12);
+    expect(card.trust_scores.reliability).toBeCloseTo(fullSummary.reliability_score, 12);
+    expect(card.trust_scores.overall).toBeCloseTo(agent.evidence.test_score, 12);
+    // Not the latest run's own scores (security alone, and its overall).
+    expect(card.trust_scores.overall).not.toBeCloseTo(narrowSummary.overall_score, 3);
+    expect(card.trust_breakdown.safety).toEqual({ overall: card.trust_scores.safety, detectors: {} });
+  });
 });
 
 describe('migration 0012', () => {
