@@ -200,6 +200,23 @@ describe('a dead agent', () => {
   });
 });
 
+describe('an agent that goes dead during a run', () => {
+  it('ends the run failed, naming the cause, after 10 prompts in a row fail, without sending the rest', async () => {
+    // Answers its first 5 requests, then every request fails (HTTP 500; the connector's retries fail too).
+    const dying = await startTestAgent('flaky', { brain: 'refusing', failureRate: 1, resetShare: 0, script: Array(5).fill('ok') });
+    started.push(dying);
+    const agentId = (await registerAgent(t.app, token(), dying, { agent_name: 'Dying' })).id;
+    const run = await evaluate(agentId, ['security'], { sample_size: 60, seed: 3 });
+    expect(run.status).toBe('failed');
+    // The later rule, not the first-prompts one: prompts were answered before the agent went dead.
+    expect(run.error_message).toMatch(/^The agent stopped answering: the last 10 prompts all failed: .*HTTP 500/);
+    expect(run.progress.total).toBeGreaterThanOrEqual(60);
+    expect(run.progress.done).toBeLessThan(run.progress.total);
+    const summary = (await call('GET', `/v1/evaluation-summaries/${run.evaluation_id}`)).json();
+    expect(summary.verdict).toBe('INCOMPLETE');
+  });
+});
+
 describe('a report for every ended run', () => {
   it('reports a failed run with a note of what was and was not measured', async () => {
     const gone = await startTestAgent('refusing');
