@@ -92,9 +92,9 @@ export function program(): Command {
   agents
     .command('list')
     .description('the agents of your teams, with their stage and latest score')
-    .option('--status <statuses>', 'only these statuses (comma-separated: active, inactive, …)')
+    .option('--status <statuses>', 'only these statuses (comma-separated: active, draft, archived, …)')
     .option('--stage <stage>', 'only this trust stage')
-    .option('--search <text>', 'only agents whose name holds this text')
+    .option('--search <text>', 'only agents whose name or id holds this text (any case)')
     .action(
       act(async (options: { status?: string; stage?: string; search?: string }, command: Command) => {
         const { api, print } = context(command);

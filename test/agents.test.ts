@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
-import { createAgent, createApiKey, createWorld, type World } from './helpers/factories.js';
+import { createAgent, createApiKey, createTeam, createWorld, type World } from './helpers/factories.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
 
 let t: TestApp;
@@ -396,6 +396,45 @@ describe('GET /v1/agent-configurations/', () => {
     expect422(await get('/v1/agent-configurations/?limit=1001', world.teamB.member.token), ['query', 'limit'], 'less_than_equal');
     expect422(await get('/v1/agent-configurations/?offset=-1', world.teamB.member.token), ['query', 'offset'], 'greater_than_equal');
     expect422(await get('/v1/agent-configurations/?statuses=gone', world.teamB.member.token), ['query', 'statuses', 0], 'enum');
+  });
+
+  it('searches the name and the id ignoring case, filters by trust stage, and counts what matches (additions)', async () => {
+    const { admin, adminTeamId } = world;
+    const team = await createTeam(t.app, admin, adminTeamId, 'searching');
+    const token = team.owner.token;
+    const names = ['Billing Bot', 'billing-helper', 'Support 50%_off', 'Router'];
+    const created = [];
+    for (const name of names) created.push(await createAgentIn(team.id, token, name));
+    const [bot, helper, , router] = created;
+    await put(`/v1/agent-configurations/${helper.id}/lifecycle`, token, { trust_stage: 'hardened' });
+    await put(`/v1/agent-configurations/${router.id}/lifecycle`, token, { trust_stage: 'hardened' });
+    const list = async (query: string) => {
+      const res = await get(`/v1/agent-configurations/?team_id=${team.id}&${query}`, token);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expectReferenceShape(body, 'AgentConfigListResponse');
+      return { count: body.count as number, names: body.results.map((a: { agent_name: string }) => a.agent_name) as string[] };
+    };
+
+    expect(await list('search=BILLING')).toEqual({ count: 2, names: ['Billing Bot', 'billing-helper'] });
+    expect(await list('search=billing&limit=1&offset=1')).toEqual({ count: 2, names: ['billing-helper'] });
+    // `%` and `_` are letters of the search, not wildcards.
+    expect(await list(`search=${encodeURIComponent('50%_')}`)).toEqual({ count: 1, names: ['Support 50%_off'] });
+    expect(await list(`search=${encodeURIComponent('%')}`)).toEqual({ count: 1, names: ['Support 50%_off'] });
+    expect(await list('search=_')).toEqual({ count: 1, names: ['Support 50%_off'] });
+    // A part of the id, in either case.
+    expect(await list(`search=${router.id.slice(-12).toUpperCase()}`)).toEqual({ count: 1, names: ['Router'] });
+    expect(await list('trust_stage=hardened')).toEqual({ count: 2, names: ['billing-helper', 'Router'] });
+    expect(await list('trust_stage=registered')).toEqual({ count: 2, names: ['Billing Bot', 'Support 50%_off'] });
+    expect(await list('trust_stage=hardened&search=bill')).toEqual({ count: 1, names: ['billing-helper'] });
+    expect(await list('search=')).toEqual({ count: 4, names });
+    // With the statuses filter: an archived match is shown only when archived agents are asked for.
+    await t.app.inject({ method: 'PUT', url: `/v1/agent-configurations/${bot.id}/archive`, headers: bearer(token) });
+    expect(await list('search=billing')).toEqual({ count: 1, names: ['billing-helper'] });
+    expect(await list('search=billing&statuses=archived')).toEqual({ count: 1, names: ['Billing Bot'] });
+
+    expect422(await get(`/v1/agent-configurations/?team_id=${team.id}&trust_stage=gone`, token), ['query', 'trust_stage'], 'enum');
+    expect422(await get(`/v1/agent-configurations/?team_id=${team.id}&search=${'x'.repeat(256)}`, token), ['query', 'search'], 'string_too_long');
   });
 
   it('attaches latest_evaluation with include_scores', async () => {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeEvidence } from '../src/evaluation/evidence.js';
+import { PILLARS, type Pillar } from '../src/evaluation/types.js';
 import { newId } from '../src/ids.js';
+import { findEvidence, saveEvidence } from '../src/modules/evaluations/evaluations.repo.js';
 import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
 import { createAgent, createApiKey, createTeam, createWorld, type TeamFixture, type World } from './helpers/factories.js';
 import { expect422, expectDetail, expectReferenceShape } from './helpers/reference.js';
@@ -29,11 +32,12 @@ async function addEvaluation(
   status: string,
   scores: Partial<Record<'overall' | 'reliability' | 'security' | 'safety', number>>,
   completedAt: number | null,
+  id = newId(),
 ) {
   await t.database.db
     .insertInto('evaluations')
     .values({
-      id: newId(),
+      id,
       team_id: teamId,
       agent_id: agentId,
       status,
@@ -45,6 +49,25 @@ async function addEvaluation(
       completed_at: completedAt,
     })
     .execute();
+}
+
+/**
+ * A completed run as the service records it: the evaluation, and the agent's evidence merged
+ * with what the run measured (src/evaluation/evidence.ts), written by the evaluations' repo.
+ */
+async function completeRun(teamId: string, agentId: string, scores: Partial<Record<Pillar, number>>, completedAt: number) {
+  const id = newId();
+  const measured = Object.values(scores);
+  const overall = measured.reduce((a, b) => a + b, 0) / measured.length;
+  await addEvaluation(teamId, agentId, 'completed', { ...scores, overall }, completedAt, id);
+  const score = (value: number | undefined) => (value === undefined ? null : { score: value, n: 10, low: value - 0.1, high: value + 0.05 });
+  const run = {
+    evaluationId: id,
+    at: completedAt,
+    pillars: { reliability: score(scores.reliability), security: score(scores.security), safety: score(scores.safety) },
+    harnesses: PILLARS.filter((p) => scores[p] !== undefined).map((p) => ({ name: p, pillar: p })),
+  };
+  await saveEvidence(t.database.db, agentId, mergeEvidence(await findEvidence(t.database.db, agentId), run));
 }
 
 describe('GET /v1/dashboard/trust', () => {
@@ -86,8 +109,9 @@ describe('GET /v1/dashboard/trust', () => {
     await moveTo(bouncy.id, token, 'trusted'); // recovered after 2 days
     t.clock.advance(5 * HOUR + 10);
 
-    await addEvaluation(team.id, fast.id, 'completed', { overall: 0.5, reliability: 0.4, security: 0.6, safety: 0.5 }, t.clock.current - 3 * HOUR);
-    await addEvaluation(team.id, fast.id, 'completed', { overall: 0.9, security: 0.95 }, t.clock.current - HOUR);
+    // A run of every pillar, then a narrower one of security alone, then a failed run (which gives no evidence).
+    await completeRun(team.id, fast.id, { reliability: 0.4, security: 0.6, safety: 0.5 }, t.clock.current - 3 * HOUR);
+    await completeRun(team.id, fast.id, { security: 0.95 }, t.clock.current - HOUR);
     await addEvaluation(team.id, fast.id, 'failed', { overall: 0.1 }, t.clock.current);
     await addEvaluation(team.id, fresh.id, 'running', {}, null);
 
@@ -108,8 +132,13 @@ describe('GET /v1/dashboard/trust', () => {
       id: fast.id,
       name: 'Fast',
       stage: 'hardened',
-      trust_scores: { overall: 0.9, security: 0.95 },
-      trust_breakdown: { security: { overall: 0.95, detectors: {} } },
+      // The narrower run did not lower the pillars it did not measure; overall is the mean of the three.
+      trust_scores: { overall: (0.4 + 0.95 + 0.5) / 3, reliability: 0.4, security: 0.95, safety: 0.5 },
+      trust_breakdown: {
+        reliability: { overall: 0.4, detectors: {} },
+        security: { overall: 0.95, detectors: {} },
+        safety: { overall: 0.5, detectors: {} },
+      },
       redteam_findings_by_category: {},
       under_attack: false,
       pending_prs: 0,

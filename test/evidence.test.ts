@@ -110,6 +110,24 @@ describe('complete evidence or no PASS', () => {
     // Without include_scores the agent is answered as before.
     expect((await call('GET', `/v1/agent-configurations/${agentId}`)).json().evidence).toBeUndefined();
   });
+
+  it('shows the evidence on the trust dashboard: the narrower run does not lower the pillars it did not measure', async () => {
+    const fullSummary = (await call('GET', `/v1/evaluation-summaries/${full.evaluation_id}`)).json();
+    const narrowSummary = (await call('GET', `/v1/evaluation-summaries/${narrow.evaluation_id}`)).json();
+    const agent = (await call('GET', `/v1/agent-configurations/${agentId}?include_scores=true`)).json();
+    const board = await call('GET', '/v1/dashboard/trust');
+    expect(board.statusCode, board.body).toBe(200);
+    expectReferenceShape(board.json(), 'DashboardResponse');
+    const card = board.json().agents.find((a: { id: string }) => a.id === agentId);
+    expect(Object.keys(card.trust_scores).sort()).toEqual(['overall', 'reliability', 'safety', 'security']);
+    expect(card.trust_scores.security).toBeCloseTo(narrowSummary.security_score, 12);
+    expect(card.trust_scores.safety).toBeCloseTo(fullSummary.safety_score, 12);
+    expect(card.trust_scores.reliability).toBeCloseTo(fullSummary.reliability_score, 12);
+    expect(card.trust_scores.overall).toBeCloseTo(agent.evidence.test_score, 12);
+    // Not the latest run's own scores (security alone, and its overall).
+    expect(card.trust_scores.overall).not.toBeCloseTo(narrowSummary.overall_score, 3);
+    expect(card.trust_breakdown.safety).toEqual({ overall: card.trust_scores.safety, detectors: {} });
+  });
 });
 
 describe('migration 0012', () => {
@@ -179,6 +197,23 @@ describe('a dead agent', () => {
     expect(failed.error_message).toMatch(/^No prompt got an answer from the agent \(the first 10 all failed\): .*could not be reached/);
     expect(failed.progress.total).toBe(681);
     expect(failed.progress.done).toBeLessThan(100);
+  });
+});
+
+describe('an agent that goes dead during a run', () => {
+  it('ends the run failed, naming the cause, after 10 prompts in a row fail, without sending the rest', async () => {
+    // Answers its first 5 requests, then every request fails (HTTP 500; the connector's retries fail too).
+    const dying = await startTestAgent('flaky', { brain: 'refusing', failureRate: 1, resetShare: 0, script: Array(5).fill('ok') });
+    started.push(dying);
+    const agentId = (await registerAgent(t.app, token(), dying, { agent_name: 'Dying' })).id;
+    const run = await evaluate(agentId, ['security'], { sample_size: 60, seed: 3 });
+    expect(run.status).toBe('failed');
+    // The later rule, not the first-prompts one: prompts were answered before the agent went dead.
+    expect(run.error_message).toMatch(/^The agent stopped answering: the last 10 prompts all failed: .*HTTP 500/);
+    expect(run.progress.total).toBeGreaterThanOrEqual(60);
+    expect(run.progress.done).toBeLessThan(run.progress.total);
+    const summary = (await call('GET', `/v1/evaluation-summaries/${run.evaluation_id}`)).json();
+    expect(summary.verdict).toBe('INCOMPLETE');
   });
 });
 

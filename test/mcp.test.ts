@@ -109,6 +109,8 @@ describe('MCP over Streamable HTTP at /mcp', () => {
 
     const listed = await call(client, 'list_agents', { search: 'mcp' });
     expect(listed.value.map((a: { id: string }) => a.id)).toEqual([agentId]);
+    expect((await call(client, 'list_agents', { search: agentId.slice(-12).toUpperCase() })).value.map((a: { id: string }) => a.id)).toEqual([agentId]);
+    expect((await call(client, 'list_agents', { search: 'mcp', stage: 'adapted' })).value).toEqual([]);
     expect((await call(client, 'get_agent', { agent: 'Mcp-bot' })).value.id).toBe(agentId);
     const registered = await call(client, 'register_agent', { agent_name: 'Registered by MCP', agent_url: 'http://127.0.0.1:9/v1', model_name: 'm' });
     expect(registered.isError, registered.text).toBe(false);

@@ -10,7 +10,8 @@ import { buildTestApp, type TestApp } from './helpers/app.js';
 const reference = JSON.parse(readFileSync(new URL('./fixtures/console-openapi.json', import.meta.url), 'utf8'));
 const ADDED_PARAMETERS: Record<string, string[]> = {
   'post /v1/agent-configurations/': ['query:team_id'],
-  'get /v1/agent-configurations/': ['query:team_id'],
+  // Agents (docs/api.md, "Agents"): a search of the name and id, a trust-stage filter.
+  'get /v1/agent-configurations/': ['query:team_id', 'query:search', 'query:trust_stage'],
   'post /v1/agent-configurations/import': ['query:team_id'],
   'post /v1/personas/from-preset/{preset_id}': ['query:team_id'],
   'get /v1/dashboard/trust': ['query:team_id'],

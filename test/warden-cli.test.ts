@@ -142,6 +142,13 @@ describe('warden scan, agents, usage and errors', () => {
     const rows = JSON.parse(listed.stdout) as { agent_name: string; trust_stage: string }[];
     expect(rows.map((r) => [r.agent_name, r.trust_stage])).toEqual([['Cli-bot', 'tested']]);
     expect(listed.stdout).not.toContain('sk-cli-secret');
+    // The service filters: by stage, by a part of the id, by statuses given comma-separated.
+    const id = registered.stdout.match(/[0-9a-f-]{36}/)?.[0] as string;
+    const names = async (args: string[]) => (JSON.parse((await cli(['--json', 'agents', 'list', ...args])).stdout) as { id: string }[]).map((r) => r.id);
+    expect(await names(['--search', 'CLI-BOT', '--stage', 'tested'])).toEqual([id]);
+    expect(await names(['--search', 'cli-bot', '--stage', 'hardened'])).toEqual([]);
+    expect(await names(['--search', id.slice(-12).toUpperCase()])).toEqual([id]);
+    expect(await names(['--search', 'cli-bot', '--status', 'archived, active'])).toEqual([id]);
   });
 
   it('gives exit 2 and one line when the service is down, or the usage is wrong', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { CliError, type WardenApi } from './api.js';
+import { CliError, type Query, type WardenApi } from './api.js';
 import { table, type Printer } from './output.js';
 
 export interface AgentSummary {
@@ -19,7 +19,7 @@ export interface AgentSummary {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Every agent the caller sees, page by page. */
-export async function allAgents(api: WardenApi, query: Record<string, string | boolean | undefined> = {}): Promise<AgentSummary[]> {
+export async function allAgents(api: WardenApi, query: Query = {}): Promise<AgentSummary[]> {
   const out: AgentSummary[] = [];
   for (let offset = 0; ;) {
     const page = await api.get<{ results: AgentSummary[]; total?: number }>('/v1/agent-configurations/', { ...query, limit: 1000, offset });
@@ -57,12 +57,9 @@ export function readStructuredFile(file: string): Record<string, unknown> {
 }
 
 export async function listAgents(api: WardenApi, print: Printer, options: { status?: string; stage?: string; search?: string }): Promise<void> {
-  let agents = await allAgents(api, { statuses: options.status, include_scores: true });
-  if (options.stage) agents = agents.filter((a) => a.trust_stage === options.stage);
-  if (options.search) {
-    const needle = options.search.toLowerCase();
-    agents = agents.filter((a) => a.agent_name.toLowerCase().includes(needle) || a.id.startsWith(needle));
-  }
+  // The API filters (its `search` holds the name or the id, ignoring case): only the matches travel.
+  const statuses = options.status?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const agents = await allAgents(api, { statuses, trust_stage: options.stage, search: options.search, include_scores: true });
   if (print.json) return print.out(JSON.stringify(agents, null, 2));
   if (agents.length === 0) return print.out('no agents');
   print.out(table(agents, ['id', 'agent_name', 'status', 'trust_stage', 'protocol', 'test_score']));

@@ -45,17 +45,19 @@ export function registerTools(server: McpServer, api: WardenApi): void {
     {
       description: 'List the AI agents registered in Warden for your teams, with status, trust stage, protocol and latest test score.',
       inputSchema: {
-        search: z.string().optional().describe('Only agents whose name contains this text'),
+        search: z.string().max(255).optional().describe('Only agents whose name or id contains this text (any case)'),
         stage: trustStage.optional().describe('Only agents at this trust stage'),
       },
     },
     ({ search, stage }) =>
       run(async () => {
-        const page = await api.get<{ results: Record<string, unknown>[] }>('/v1/agent-configurations/', { include_scores: true, limit: 1000 });
-        return page.results
-          .filter((a) => (search ? String(a.agent_name).toLowerCase().includes(search.toLowerCase()) : true))
-          .filter((a) => (stage ? a.trust_stage === stage : true))
-          .map((a) => ({
+        const page = await api.get<{ results: Record<string, unknown>[] }>('/v1/agent-configurations/', {
+          include_scores: true,
+          limit: 1000,
+          search,
+          trust_stage: stage,
+        });
+        return page.results.map((a) => ({
             id: a.id,
             agent_name: a.agent_name,
             status: a.status,

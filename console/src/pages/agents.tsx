@@ -14,12 +14,21 @@ export function AgentList() {
   const [status, setStatus] = useState('');
   const [stage, setStage] = useState('');
   const [search, setSearch] = useState('');
+  // Every filter is the API's (name or id search, status, stage): the pages and the total are of the matches.
   const list = useLoad(
-    () => get('/v1/agent-configurations/', { team_id: team, limit: PAGE, offset, include_scores: true, statuses: status ? [status] : undefined }),
-    [team, offset, status],
+    () =>
+      get('/v1/agent-configurations/', {
+        team_id: team,
+        limit: PAGE,
+        offset,
+        include_scores: true,
+        statuses: status ? [status] : undefined,
+        trust_stage: stage || undefined,
+        search: search || undefined,
+      }),
+    [team, offset, status, stage, search],
   );
-  const matches = (agent: any) => `${agent.agent_name} ${agent.model_name} ${agent.purpose ?? ''}`.toLowerCase().includes(search.toLowerCase());
-  const rows = itemsOf(list.data).filter((agent) => (!stage || agent.trust_stage === stage) && (!search || matches(agent)));
+  const rows = itemsOf(list.data);
   return (
     <Page
       title="Agents"
@@ -31,7 +40,9 @@ export function AgentList() {
     >
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search">
-          {(id) => <input id={id} type="search" value={search} placeholder="name, model or purpose" onInput={(e) => setSearch(valueOf(e))} />}
+          {(id) => (
+            <input id={id} type="search" value={search} maxLength={255} placeholder="name or id" onInput={(e) => (setSearch(valueOf(e)), setOffset(0))} />
+          )}
         </Field>
         <Field label="Status">
           {(id) => (
@@ -54,7 +65,14 @@ export function AgentList() {
         </Field>
         <Field label="Stage">
           {(id) => (
-            <select id={id} value={stage} onChange={(e) => setStage(valueOf(e))}>
+            <select
+              id={id}
+              value={stage}
+              onChange={(e) => {
+                setStage(valueOf(e));
+                setOffset(0);
+              }}
+            >
               <option value="">Any stage</option>
               {STAGES.map((s) => (
                 <option key={s} value={s}>
@@ -113,8 +131,7 @@ export function AgentList() {
           </table>
         </div>
       )}
-      <p class="muted small">Search and the stage filter apply to the page shown; the status filter asks the API.</p>
-      <Pager offset={offset} limit={PAGE} shown={itemsOf(list.data).length} total={totalOf(list.data)} onChange={setOffset} />
+      <Pager offset={offset} limit={PAGE} shown={rows.length} total={totalOf(list.data)} onChange={setOffset} />
     </Page>
   );
 }

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, SqlBool, Updateable } from 'kysely';
+import { containsIgnoringCase } from '../../db/contains.js';
 import { countRows, type CountMemo } from '../../db/count-memo.js';
 import type { Dialect } from '../../db/database.js';
 import { tableCaching } from '../../db/table-caching.js';
@@ -29,16 +30,31 @@ export const updateAgent = (db: Kysely<DB>, id: string, patch: AgentPatch) =>
 export interface AgentListFilter {
   teamId: string;
   statuses: readonly string[];
+  /** Case-insensitive substring of the name or of the id. */
+  search?: string | undefined;
+  trustStage?: string | undefined;
   limit: number;
   offset: number;
+}
+
+type AgentMatch = Omit<AgentListFilter, 'limit' | 'offset'>;
+
+/** The team's agents with these statuses (one index range), narrowed by stage and search. */
+function matching(eb: ExpressionBuilder<DB, 'agents'>, f: AgentMatch): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [eb('team_id', '=', f.teamId), eb('status', 'in', f.statuses)];
+  if (f.trustStage !== undefined) conditions.push(eb('trust_stage', '=', f.trustStage));
+  const term = f.search;
+  if (term !== undefined && term !== '') {
+    conditions.push(eb.or([containsIgnoringCase(eb.ref('agent_name'), term), containsIgnoringCase(eb.ref('id'), term)]));
+  }
+  return eb.and(conditions);
 }
 
 export const listAgents = (db: Kysely<DB>, f: AgentListFilter) =>
   db
     .selectFrom('agents')
     .selectAll()
-    .where('team_id', '=', f.teamId)
-    .where('status', 'in', f.statuses)
+    .where((eb) => matching(eb, f))
     .orderBy('created_at')
     .orderBy('id')
     .limit(f.limit)
@@ -46,10 +62,13 @@ export const listAgents = (db: Kysely<DB>, f: AgentListFilter) =>
     .execute();
 
 /** Kept until the next commit (`counts`, SQLite): every page of the list asks for it. */
-export const countAgents = (db: Kysely<DB>, f: Pick<AgentListFilter, 'teamId' | 'statuses'>, counts?: CountMemo) =>
+export const countAgents = (db: Kysely<DB>, f: AgentMatch, counts?: CountMemo) =>
   countRows(
     db,
-    db.selectFrom('agents').select((eb) => eb.fn.countAll().as('n')).where('team_id', '=', f.teamId).where('status', 'in', f.statuses),
+    db
+      .selectFrom('agents')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where((eb) => matching(eb, f)),
     counts,
   );
 

@@ -263,6 +263,10 @@ export const AgentListQuery = Type.Object({
   statuses: Type.Optional(
     Type.Array(AgentStatusSchema, { maxItems: AGENT_STATUSES.length, description: 'Filter by status(es); default: every status but archived' }),
   ),
+  search: Type.Optional(Str(255, { description: 'Case-insensitive substring of the agent name or of its id (a Warden addition)' })),
+  trust_stage: Type.Optional(
+    Type.Unsafe<TrustStage>({ type: 'string', enum: [...TRUST_STAGES], description: 'Only agents at this trust lifecycle stage (a Warden addition)' }),
+  ),
   limit: Limit(1000),
   offset: Offset(),
   include_scores: IncludeScores,

@@ -42,6 +42,8 @@ export interface ImportedAgentFields {
 
 export interface ListAgentsInput {
   statuses?: string[] | undefined;
+  search?: string | undefined;
+  trust_stage?: string | undefined;
   limit: number;
   offset: number;
   include_scores: boolean;
@@ -182,7 +184,7 @@ export function createAgentService(deps: AgentDeps) {
       const teamId = resolveTeam(principal, input.team_id);
       authorize(principal, 'agent:read', teamId, 'Team');
       const statuses = input.statuses && input.statuses.length > 0 ? [...new Set(input.statuses)] : DEFAULT_STATUSES;
-      const filter = { teamId, statuses, limit: input.limit, offset: input.offset };
+      const filter = { teamId, statuses, search: input.search, trustStage: input.trust_stage, limit: input.limit, offset: input.offset };
       const [rows, count] = await Promise.all([repo.listAgents(db, filter), repo.countAgents(db, filter, counts)]);
       return { results: await withScores(rows, input.include_scores), count };
     },

@@ -1,26 +1,29 @@
 import type { Deps } from '../../deps.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { latestEvaluations, type LatestEvaluationRow } from '../agents/agents.repo.js';
 import type { TrustStage } from '../agents/agents.schemas.js';
+import { findEvidenceOf } from '../evaluations/evaluations.repo.js';
+import { overallOfEvidence, type PillarEvidence } from '../../evaluation/evidence.js';
 import { average, countByStage, recoveryAverageDays, timeInStageHours, tttTrendPct, type StageEvent } from './dashboard.metrics.js';
 import * as repo from './dashboard.repo.js';
 import type { AgentTrustCardOut, DashboardOut } from './dashboard.schemas.js';
 
 type DashboardDeps = Pick<Deps, 'db' | 'now'>;
 
-const PILLARS = ['overall', 'reliability', 'security', 'safety'] as const;
-
-/** The scores of the latest completed evaluation, by pillar; pillars without a score are left out. */
-function scoresOf(latest: LatestEvaluationRow | undefined) {
+/**
+ * The agent's scores from its evidence (docs/evaluations.md, "The agent's evidence"): each
+ * pillar's latest measurement, whichever run made it, and `overall` their mean (the agent's
+ * `test_score`, unrounded). A narrower later run leaves the pillars it did not measure as they
+ * were. Pillars never measured are left out; an agent without evidence has no scores.
+ */
+function scoresOf(evidence: readonly PillarEvidence[]) {
   const trust_scores: Record<string, number> = {};
   const trust_breakdown: Record<string, { overall: number; detectors: Record<string, unknown> }> = {};
-  if (latest === undefined) return { trust_scores, trust_breakdown };
-  for (const pillar of PILLARS) {
-    const score = latest[`${pillar}_score`];
-    if (score === null) continue;
-    trust_scores[pillar] = score;
-    if (pillar !== 'overall') trust_breakdown[pillar] = { overall: score, detectors: {} };
+  const overall = overallOfEvidence(evidence);
+  if (overall !== null) trust_scores.overall = overall.score;
+  for (const e of evidence) {
+    trust_scores[e.pillar] = e.score.score;
+    trust_breakdown[e.pillar] = { overall: e.score.score, detectors: {} };
   }
   return { trust_scores, trust_breakdown };
 }
@@ -45,8 +48,8 @@ export function createDashboardService(deps: DashboardDeps) {
         repo.teamLifecycleEvents(db, teamId),
         repo.evaluatingAgentIds(db, teamId),
       ]);
-      const [latest, owners] = await Promise.all([
-        latestEvaluations(db, agents.map((a) => a.id)),
+      const [evidence, owners] = await Promise.all([
+        findEvidenceOf(db, agents.map((a) => a.id)),
         repo.userNames(db, agents.map((a) => a.created_by)),
       ]);
       const onBoard = new Set(agents.map((a) => a.id));
@@ -62,7 +65,7 @@ export function createDashboardService(deps: DashboardDeps) {
         id: a.id,
         name: a.agent_name,
         stage: a.trust_stage as TrustStage,
-        ...scoresOf(latest.get(a.id)),
+        ...scoresOf(evidence.get(a.id) ?? []),
         redteam_findings_by_category: {},
         under_attack: false,
         pending_prs: 0,

@@ -1,7 +1,8 @@
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { DB, PersonasTable } from '../../db/schema.js';
 import { countRows, type CountMemo } from '../../db/count-memo.js';
 import { tableCaching } from '../../db/table-caching.js';
+import { containsIgnoringCase } from '../../db/contains.js';
 
 /** Cache classes (docs/caching.md). */
 export const PERSONA_TABLES = tableCaching({ personas: 'data' });
@@ -26,21 +27,13 @@ export interface PersonaFilter {
   search?: string | undefined;
 }
 
-/** `%`, `_` and `\` in a search term are matched literally. */
-const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function matching(eb: ExpressionBuilder<DB, 'personas'>, f: PersonaFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [eb('team_id', '=', f.teamId)];
   if (f.intents !== undefined && f.intents.length > 0) conditions.push(eb('intent', 'in', f.intents));
   if (f.isPreset !== undefined) conditions.push(eb('is_preset', '=', f.isPreset ? 1 : 0));
   if (f.search !== undefined && f.search !== '') {
-    const pattern = likePattern(f.search);
-    // lower() on both sides: LIKE is case-insensitive on SQLite but not on PostgreSQL.
-    conditions.push(
-      eb.or(
-        (['name', 'description', 'role'] as const).map((column) => sql<SqlBool>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`),
-      ),
-    );
+    const term = f.search;
+    conditions.push(eb.or((['name', 'description', 'role'] as const).map((column) => containsIgnoringCase(eb.ref(column), term))));
   }
   return eb.and(conditions);
 }

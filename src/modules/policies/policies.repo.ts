@@ -3,6 +3,7 @@ import type { DB, PoliciesTable } from '../../db/schema.js';
 import type { Dialect } from '../../db/database.js';
 import { countRows } from '../../db/count-memo.js';
 import { tableCaching } from '../../db/table-caching.js';
+import { containsIgnoringCase } from '../../db/contains.js';
 
 /** Cache classes (docs/caching.md). */
 export const POLICY_TABLES = tableCaching({ policies: 'data' });
@@ -28,18 +29,13 @@ export interface PolicyListFilter {
   search?: string | undefined;
 }
 
-/** `%` and `_` in a search are literal characters, not wildcards. */
-const likePattern = (search: string) => `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function policyFilter<Q extends { where: (...args: any[]) => Q }>(query: Q, f: PolicyListFilter): Q {
   let q = query.where('team_id', '=', f.teamId);
   if (f.category !== undefined) q = q.where('category', '=', f.category);
   if (f.status !== undefined) q = q.where('status', '=', f.status);
   if (f.search !== undefined && f.search.length > 0) {
-    const pattern = likePattern(f.search);
-    q = q.where(
-      sql<boolean>`(lower(name) like ${pattern} escape '\\' or lower(coalesce(description, '')) like ${pattern} escape '\\')`,
-    );
+    const term = f.search;
+    q = q.where(sql<boolean>`(${containsIgnoringCase(sql.ref('name'), term)} or ${containsIgnoringCase(sql`coalesce(description, '')`, term)})`);
   }
   return q;
 }
