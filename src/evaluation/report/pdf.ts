@@ -1,8 +1,8 @@
 /**
  * The evaluation report as an A4 PDF: the HTML report's content, with vector charts drawn by
- * PDFKit and text in the built-in Helvetica (no font file, nothing fetched). The standard fonts
- * only hold WinAnsi, so every string goes through toWinAnsi first; what cannot be shown becomes
- * a visible `[?×n]` marker, explained at the end of the report.
+ * PDFKit and text in embedded Noto fonts chosen per run of text (fonts.ts: Latin, Greek,
+ * Cyrillic, Arabic, Devanagari, Japanese/CJK; nothing fetched). A character none of them holds
+ * becomes a visible `[?×n]` marker, explained at the end of the report.
  */
 import PDFDocument from 'pdfkit';
 import type { EvaluationReportModel } from '../types.js';
@@ -22,6 +22,7 @@ import {
 } from './content.js';
 import { drawHarnessChart, drawPillarChart, FONT, label, PDF_COLORS as C } from './pdf-charts.js';
 import { probeTable } from './pdf-table.js';
+import { drawRuns } from './pdf-text.js';
 import { LEFT, PAGE, WIDTH, Writer } from './pdf-writer.js';
 import { excerpt, formatCount, formatInterval, formatPercent, NBSP } from './text.js';
 
@@ -184,8 +185,8 @@ function failureBlock(w: Writer, failure: FailureExample, index: number): void {
   }
   w.y += 4;
   // The label in bold, the reason run on after it in the same paragraph.
-  doc.font(FONT.bold).fontSize(8.5).fillColor(C.ink).text(`${WHY} `, x, w.y, { width: inner, lineGap: 1.5, continued: true });
-  doc.font(FONT.regular).text(w.win(failure.reason), { width: inner, lineGap: 1.5 });
+  doc.fillColor(C.ink);
+  drawRuns(doc, [...w.runs(`${WHY} `, FONT.bold), ...w.runs(failure.reason, FONT.regular)], x, w.y, 8.5, { width: inner, lineGap: 1.5 });
   w.y = top + total + 8;
 }
 
@@ -232,8 +233,8 @@ function reading(w: Writer, model: EvaluationReportModel): void {
   ];
   if (w.replaced > 0) {
     bullets.push(
-      'This PDF uses a standard font that cannot show some characters (such as Chinese, Arabic, Hebrew or emoji): they appear as [?], ' +
-        'or [?×n] for a run of n characters. The HTML report shows the texts as written.',
+      'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report (such as ' +
+        'Hebrew, Thai or emoji): they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
     );
   }
   for (const bullet of bullets) {
