@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, RedteamCampaignsTable, RedteamFindingsTable } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
 
@@ -103,3 +103,23 @@ export const listErroredAttacks = (db: Kysely<DB>, campaignId: string, limit: nu
 /** Per attack: what the summary and the success rates are computed from (no texts). */
 export const findingOutcomes = (db: Kysely<DB>, campaignId: string) =>
   db.selectFrom('redteam_findings').select(['category', 'strategy', 'severity', 'passed', 'metadata', 'error']).where('campaign_id', '=', campaignId).execute();
+
+/** Texts of a finding a report shows, cut to this many characters in the query (the report cuts them again). */
+const REPORT_TEXT_CHARS = 2_000;
+
+/** The first `limit` successful attacks (not white-box findings), in plan order, texts cut: what a report lists. */
+export const listSuccessfulAttacks = (db: Kysely<DB>, campaignId: string, limit: number) =>
+  db
+    .selectFrom('redteam_findings')
+    .select(['attack_id', 'category', 'probe', 'strategy', 'severity', 'detector_id', 'metadata'])
+    .select([
+      sql<string>`substr(attack_prompt, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('attack_prompt'),
+      sql<string>`substr(agent_response, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('agent_response'),
+    ])
+    .where('campaign_id', '=', campaignId)
+    .where('passed', '=', 0)
+    .where('category', '!=', 'source_code')
+    .orderBy('seq')
+    .orderBy('attack_id')
+    .limit(limit)
+    .execute();
