@@ -50,11 +50,9 @@ export class Writer implements PdfText {
   paragraph(text: string, style: { size: number; font?: FontStyle; color?: string; x?: number; width?: number; gap?: number }): void {
     const top = this.y;
     const width = style.width ?? WIDTH;
-    const height = this.heightOf(text, style.size, width, style.font);
     this.doc.fillColor(style.color ?? C.ink);
-    drawRuns(this.doc, this.runs(text, style.font ?? FONT.regular), style.x ?? LEFT, top, style.size, { width, lineGap: 1.5 });
-    // Runs of several fonts end where the last one did; the measured height keeps blocks apart either way.
-    this.y = Math.max(this.y, top + height) + (style.gap ?? 0);
+    const height = drawRuns(this.doc, this.runs(text, style.font ?? FONT.regular), style.x ?? LEFT, top, style.size, { width, lineGap: 1.5 });
+    this.y = top + height + (style.gap ?? 0);
   }
 
   heightOf(text: string, size: number, width: number, font: FontStyle = FONT.regular): number {
