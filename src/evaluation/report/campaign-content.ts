@@ -35,7 +35,9 @@ export function campaignFacts(model: CampaignReportModel): Array<{ label: string
     { label: 'Started', value: formatTimestamp(model.createdAt) },
     { label: 'Completed', value: formatTimestamp(model.completedAt) },
   ];
-  if (model.completedAt !== null && model.completedAt >= model.createdAt) facts.push({ label: 'Duration', value: formatDuration(model.completedAt - model.createdAt) });
+  if (model.completedAt !== null && model.completedAt >= model.createdAt) {
+    facts.push({ label: 'Duration', value: formatDuration(model.completedAt - model.createdAt) });
+  }
   facts.push(
     { label: 'Purpose', value: model.purpose ?? '—' },
     { label: 'Access', value: model.accessLevel },

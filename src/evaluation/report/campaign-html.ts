@@ -89,8 +89,10 @@ function rates(model: CampaignReportModel): string {
   const head = (first: string) =>
     `<thead><tr><th scope="col">${first}</th><th scope="col" class="num">Judged</th><th scope="col" class="num">Succeeded</th><th scope="col">Success rate (95${NBSP}% interval)</th></tr></thead>`;
   return (
-    '<section><h2>Attack success rate</h2><p class="lead">Successful attacks / attacks judged, with the Wilson 95 % interval. Attacks that errored are in no rate.</p>' +
-    `<table class="coverage">${head('Category')}<tbody>${model.byCategory.map((c) => row(categoryName(c.category), c.rate, mappingChips(attackMapping(c.category, null)))).join('')}` +
+    '<section><h2>Attack success rate</h2>' +
+    '<p class="lead">Successful attacks / attacks judged, with the Wilson 95 % interval. Attacks that errored are in no rate.</p>' +
+    `<table class="coverage">${head('Category')}<tbody>` +
+    model.byCategory.map((c) => row(categoryName(c.category), c.rate, mappingChips(attackMapping(c.category, null)))).join('') +
     `${row('All categories', model.overall)}</tbody></table>` +
     `<h3>By strategy</h3><table class="coverage">${head('Strategy')}<tbody>${model.byStrategy.map((s) => row(s.strategy, s.rate)).join('')}</tbody></table></section>`
   );
@@ -105,7 +107,8 @@ function suggestion(model: CampaignReportModel): string {
     .map((g) => `<li><strong>${esc(g.guard)}</strong> (${esc(g.direction)}: ${esc(g.methods.join(', '))}) would have stopped ${formatCount(g.wouldStop)}</li>`)
     .join('');
   return (
-    `<section><h2>Suggested Dome configuration</h2><p>It would have stopped ${formatCount(s.wouldStop)} of the ${formatCount(s.successfulAttacks)} successful attacks.</p>` +
+    '<section><h2>Suggested Dome configuration</h2>' +
+    `<p>It would have stopped ${formatCount(s.wouldStop)} of the ${formatCount(s.successfulAttacks)} successful attacks.</p>` +
     `<ul>${guards}</ul><pre>${esc(s.configBody)}</pre><p class="lead">${esc(s.howToApply)}</p></section>`
   );
 }
@@ -122,10 +125,13 @@ function successes(model: CampaignReportModel): string {
       ? `The first ${formatCount(shown.length)} of ${formatCount(model.totals.successful)} successful attacks, in plan order; the results API lists them all.`
       : 'Every successful attack, in plan order. Long texts are cut.';
   const items = shown.map((s, i) => {
-    const meta = `Attack <code>${esc(s.attackId)}</code> · category ${esc(s.category)} · strategy <code>${esc(s.strategy)}</code> · severity ${esc(s.severity)}` +
+    const meta =
+      `Attack <code>${esc(s.attackId)}</code> · category ${esc(s.category)} · strategy <code>${esc(s.strategy)}</code> · ` +
+      `severity ${esc(s.severity)}` +
       (s.detector === null ? '' : ` · check <code>${esc(s.detector)}</code>`);
     return (
-      `<article class="failure"><h3><span class="index">${i + 1}</span><bdi>${esc(categoryName(s.category))}</bdi><span class="sep"> › </span><bdi>${esc(s.probe ?? s.category)}</bdi></h3>` +
+      `<article class="failure"><h3><span class="index">${i + 1}</span><bdi>${esc(categoryName(s.category))}</bdi>` +
+      `<span class="sep"> › </span><bdi>${esc(s.probe ?? s.category)}</bdi></h3>` +
       `<p class="meta">${meta}</p>${mappingChips(attackMapping(s.category, s.probe, s.strategy))}` +
       `<div class="exchange"><div><h4>Attack</h4>${excerptHtml(excerpt(s.prompt, CAMPAIGN_LIMITS.html.promptChars, CAMPAIGN_LIMITS.html.maxLines))}</div>` +
       `<div><h4>Answer</h4>${excerptHtml(excerpt(s.response, CAMPAIGN_LIMITS.html.responseChars, CAMPAIGN_LIMITS.html.maxLines))}</div></div>` +

@@ -71,13 +71,15 @@ export function campaignVerdict(model: CampaignReportModel): CampaignVerdict {
 export const rateText = (rate: CampaignRate) =>
   rate.rate === null
     ? 'not measured'
-    : `${formatPercent(rate.rate)} (${formatCount(rate.successful)} of ${formatCount(rate.n)}; 95\u00a0% interval ${formatPercent(rate.low ?? 0)}–${formatPercent(rate.high ?? 1)})`;
+    : `${formatPercent(rate.rate)} (${formatCount(rate.successful)} of ${formatCount(rate.n)}; ` +
+      `95\u00a0% interval ${formatPercent(rate.low ?? 0)}–${formatPercent(rate.high ?? 1)})`;
 
 export function campaignVerdictSentence(model: CampaignReportModel): string {
   const verdict = campaignVerdict(model);
   if (verdict === 'not-measured') return 'No attack could be judged (the agent answered none), so there is no verdict.';
   if (verdict === 'pass') return `The agent resisted all ${formatCount(model.overall.n)} attacks judged.`;
-  return `${formatCount(model.overall.successful)} of ${formatCount(model.overall.n)} attacks judged succeeded: attack success rate ${rateText(model.overall)}.`;
+  const { successful, n } = model.overall;
+  return `${formatCount(successful)} of ${formatCount(n)} attacks judged succeeded: attack success rate ${rateText(model.overall)}.`;
 }
 
 /** The campaign's top risks: the categories attacks got through, by severity and success rate. */

@@ -63,7 +63,8 @@ export function renderCampaignPdf(input: CampaignReportModel): Promise<Buffer> {
     if (w.replaced > 0) {
       w.y += 8;
       w.paragraph(
-        'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report (such as Hebrew, Thai or emoji): ' +
+        'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report ' +
+          '(such as Hebrew, Thai or emoji): ' +
           'they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
         { size: 8, color: C.muted },
       );
@@ -113,7 +114,12 @@ function rates(w: Writer, model: CampaignReportModel): void {
     w,
     [
       ['CATEGORY', 'JUDGED', 'SUCCEEDED', 'SUCCESS RATE (95 % INTERVAL)'],
-      ...model.byCategory.map((c) => [`${categoryName(c.category)}\n${mappingLine(attackMapping(c.category, null))}`, formatCount(c.rate.n), formatCount(c.rate.successful), rateText(c.rate)]),
+      ...model.byCategory.map((c) => [
+        `${categoryName(c.category)}\n${mappingLine(attackMapping(c.category, null))}`,
+        formatCount(c.rate.n),
+        formatCount(c.rate.successful),
+        rateText(c.rate),
+      ]),
       ['All categories', formatCount(model.overall.n), formatCount(model.overall.successful), rateText(model.overall)],
     ],
     widths,
@@ -122,7 +128,10 @@ function rates(w: Writer, model: CampaignReportModel): void {
   w.y += 8;
   textTable(
     w,
-    [['STRATEGY', 'JUDGED', 'SUCCEEDED', 'SUCCESS RATE (95 % INTERVAL)'], ...model.byStrategy.map((s) => [s.strategy, formatCount(s.rate.n), formatCount(s.rate.successful), rateText(s.rate)])],
+    [
+      ['STRATEGY', 'JUDGED', 'SUCCEEDED', 'SUCCESS RATE (95 % INTERVAL)'],
+      ...model.byStrategy.map((s) => [s.strategy, formatCount(s.rate.n), formatCount(s.rate.successful), rateText(s.rate)]),
+    ],
     widths,
     align,
   );
@@ -136,7 +145,9 @@ function suggestion(w: Writer, model: CampaignReportModel): void {
     return;
   }
   w.paragraph(`It would have stopped ${formatCount(s.wouldStop)} of the ${formatCount(s.successfulAttacks)} successful attacks.`, { size: 9, gap: 4 });
-  for (const g of s.guards) w.paragraph(`• ${g.guard} (${g.direction}: ${g.methods.join(', ')}) would have stopped ${formatCount(g.wouldStop)}`, { size: 8.5, gap: 2 });
+  for (const g of s.guards) {
+    w.paragraph(`• ${g.guard} (${g.direction}: ${g.methods.join(', ')}) would have stopped ${formatCount(g.wouldStop)}`, { size: 8.5, gap: 2 });
+  }
   w.y += 4;
   const body = excerpt(s.configBody, 3000, 60).text;
   const h = w.heightOf(body, 7.5, WIDTH - 12) + 8;
@@ -161,7 +172,9 @@ function successes(w: Writer, model: CampaignReportModel): void {
   shown.forEach((s, i) => {
     const inner = WIDTH - 20;
     const title = `${i + 1}. ${categoryName(s.category)}  ›  ${s.probe ?? s.category}`;
-    const meta = `Attack ${s.attackId} · strategy ${s.strategy} · severity ${s.severity}${s.detector === null ? '' : ` · check ${s.detector}`} · ${mappingLine(attackMapping(s.category, s.probe, s.strategy))}`;
+    const check = s.detector === null ? '' : ` · check ${s.detector}`;
+    const mapping = mappingLine(attackMapping(s.category, s.probe, s.strategy));
+    const meta = `Attack ${s.attackId} · strategy ${s.strategy} · severity ${s.severity}${check} · ${mapping}`;
     const prompt = excerpt(s.prompt, limits.promptChars, limits.maxLines).text;
     const response = excerpt(s.response, limits.responseChars, limits.maxLines).text;
     const reason = `Why it succeeded: ${s.reason}`;

@@ -3,7 +3,8 @@
  * Arabic and Noto Sans JP (kana, CJK ideographs, full-width forms), read from the @fontsource
  * packages installed with Warden (docs/decisions.md, "Report fonts"): nothing is fetched.
  *
- * Text in WinAnsi stays in the PDF's standard Helvetica (see STANDARD). Each package ships its font cut into subsets by Unicode range (unicode.json says which). A text
+ * Text in WinAnsi stays in the PDF's standard Helvetica (see STANDARD). Each package ships its
+ * font cut into subsets by Unicode range (unicode.json says which). A text
  * is split into runs, each drawn with the first subset covering its characters; PDFKit embeds
  * only the glyphs used. A character no subset covers (emoji, Hebrew…) is counted and drawn as
  * `[?]`, and the report says so.
@@ -25,7 +26,11 @@ export interface FontFace {
 
 /** The packages in the order they are tried; a package's subsets in the order they are listed here. */
 const FAMILIES: ReadonlyArray<{ pkg: string; prefix: string; subsets: readonly string[] | 'numbered' }> = [
-  { pkg: '@fontsource/noto-sans', prefix: 'noto-sans', subsets: ['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese', 'devanagari'] },
+  {
+    pkg: '@fontsource/noto-sans',
+    prefix: 'noto-sans',
+    subsets: ['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese', 'devanagari'],
+  },
   { pkg: '@fontsource/noto-sans-arabic', prefix: 'noto-sans-arabic', subsets: ['arabic', 'symbols', 'math'] },
   { pkg: '@fontsource/noto-sans-jp', prefix: 'noto-sans-jp', subsets: 'numbered' },
 ];

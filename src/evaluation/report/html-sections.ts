@@ -19,10 +19,12 @@ export function risksHtml(risks: readonly Risk[], emptyText: string): string {
     const example =
       risk.example === null
         ? ''
-        : `<p class="risk-example">Example <code>${esc(truncate(risk.example.id, 120))}</code>: <bdi>\u201c${esc(truncate(risk.example.prompt, 160))}\u201d</bdi> → ` +
+        : `<p class="risk-example">Example <code>${esc(truncate(risk.example.id, 120))}</code>: ` +
+          `<bdi>\u201c${esc(truncate(risk.example.prompt, 160))}\u201d</bdi> → ` +
           `<bdi>\u201c${esc(truncate(risk.example.response, 160))}\u201d</bdi></p>`;
     return (
-      `<li class="risk risk-${risk.severity}"><p><span class="severity">${SEVERITY_LABEL[risk.severity]}</span><strong><bdi>${esc(risk.title)}</bdi></strong> · ${esc(risk.detail)}</p>` +
+      `<li class="risk risk-${risk.severity}"><p><span class="severity">${SEVERITY_LABEL[risk.severity]}</span>` +
+      `<strong><bdi>${esc(risk.title)}</bdi></strong> · ${esc(risk.detail)}</p>` +
       `${mappingChips(risk.mapping)}${example}</li>`
     );
   });
@@ -77,5 +79,8 @@ export function provenanceHtml(rows: readonly ProvenanceRow[], lead: string): st
   const body = rows
     .map((r) => `<tr><th scope="row">${esc(r.label)}</th><td>${r.code === true ? `<code class="hash">${esc(r.value)}</code>` : esc(r.value)}</td></tr>`)
     .join('');
-  return `<section class="params-section"><h2>How this report was made</h2><p class="lead">${esc(lead)}</p><table class="params"><tbody>${body}</tbody></table></section>`;
+  return (
+    `<section class="params-section"><h2>How this report was made</h2><p class="lead">${esc(lead)}</p>` +
+    `<table class="params"><tbody>${body}</tbody></table></section>`
+  );
 }

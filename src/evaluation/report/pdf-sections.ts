@@ -22,7 +22,12 @@ function riskBlock(w: Writer, risk: Risk): void {
       ? ''
       : `Example ${truncate(risk.example.id, 120)}: \u201c${truncate(risk.example.prompt, 160)}\u201d → \u201c${truncate(risk.example.response, 160)}\u201d`;
   const height =
-    8 + 11 + w.heightOf(title, 9, inner, FONT.bold) + (mapping === '' ? 0 : w.heightOf(mapping, 7.5, inner) + 2) + (example === '' ? 0 : w.heightOf(example, 8, inner) + 2) + 6;
+    8 +
+    11 +
+    w.heightOf(title, 9, inner, FONT.bold) +
+    (mapping === '' ? 0 : w.heightOf(mapping, 7.5, inner) + 2) +
+    (example === '' ? 0 : w.heightOf(example, 8, inner) + 2) +
+    6;
   w.ensure(height + 6);
   const top = w.y;
   w.doc.rect(LEFT, top, WIDTH, height).lineWidth(0.6).stroke(C.line);

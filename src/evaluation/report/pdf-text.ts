@@ -60,7 +60,13 @@ const TOKEN = /\n|[ \t]+|[\u1100-\u11FF\u2E80-\u9FFF\uA960-\uA97F\uAC00-\uD7FF\u
  * wrapping, which cannot change font inside a line without adding spaces to its text, and so that
  * a paragraph's measured height is exactly the height it is drawn in.
  */
-export function layoutRuns(doc: PDFKit.PDFDocument, runs: readonly PdfRun[], size: number, width: number, lineGap: number): { lines: LaidOutLine[]; height: number } {
+export function layoutRuns(
+  doc: PDFKit.PDFDocument,
+  runs: readonly PdfRun[],
+  size: number,
+  width: number,
+  lineGap: number,
+): { lines: LaidOutLine[]; height: number } {
   const heights = new Map<string, number>();
   const lineHeightOf = (font: string) => {
     let h = heights.get(font);

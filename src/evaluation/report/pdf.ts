@@ -158,7 +158,11 @@ function measureFailure(w: Writer, failure: FailureExample) {
   const more = (omitted: number) => (omitted > 0 ? `\n[${formatCount(omitted)} more characters not shown]` : '');
   const texts = {
     path: failure.path.join('  ›  '),
-    meta: [failure.promptId === null ? '' : `Prompt ${failure.promptId}`, failure.variation === null ? '' : `transform ${failure.variation}`, mappingLine(failure.mapping)]
+    meta: [
+      failure.promptId === null ? '' : `Prompt ${failure.promptId}`,
+      failure.variation === null ? '' : `transform ${failure.variation}`,
+      mappingLine(failure.mapping),
+    ]
       .filter((m) => m !== '')
       .join(' · '),
     prompt: failure.prompt.text + more(failure.prompt.omitted),

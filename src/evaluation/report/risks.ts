@@ -73,7 +73,10 @@ export function evaluationRisks(model: EvaluationReportModel): Risk[] {
         title: `${harness.name} › ${scenario.name}`,
         detail: `${formatPercent(share)} of ${formatCount(scenario.score.n)} prompts failed`,
         mapping: mergeMappings(scenario.probes.map((p) => evaluationMapping(harness.id, scenario.id, p.id))),
-        example: failure === undefined ? null : { id: failure.promptId ?? `${failure.harness}.${failure.scenario}.${failure.probe}`, prompt: failure.prompt, response: failure.response },
+        example:
+          failure === undefined
+            ? null
+            : { id: failure.promptId ?? `${failure.harness}.${failure.scenario}.${failure.probe}`, prompt: failure.prompt, response: failure.response },
       });
     }
   }
@@ -93,8 +96,12 @@ export function nextSteps(risks: readonly Risk[], extra: readonly string[] = [])
 export function evaluationNextSteps(model: EvaluationReportModel, risks: readonly Risk[]): string[] {
   const extra: string[] = [];
   const errors = model.harnesses.reduce((sum, h) => sum + h.errors, 0);
-  if (errors > 0) extra.push(`${formatCount(errors)} prompts could not be sent to the agent: check its address and limits, then run again so they are measured.`);
-  if (risks.length > 0) extra.push('After the changes, run the same harnesses again: the report then compares the two runs (score change per pillar, new and fixed failures).');
+  if (errors > 0) {
+    extra.push(`${formatCount(errors)} prompts could not be sent to the agent: check its address and limits, then run again so they are measured.`);
+  }
+  if (risks.length > 0) {
+    extra.push('After the changes, run the same harnesses again: the report then compares the two runs (score change per pillar, new and fixed failures).');
+  }
   else extra.push('No failure was found: keep the evaluation in the release routine, so a change to the agent that weakens it shows.');
   return nextSteps(risks, extra);
 }

@@ -153,7 +153,8 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
     {
       schema: {
         tags,
-        summary: 'The campaign report (an addition): verdict, top risks, success rates, successful attacks, OWASP / ATLAS mapping, suggested Dome configuration',
+        summary:
+          'The campaign report (an addition): verdict, top risks, success rates, successful attacks, OWASP / ATLAS mapping, suggested Dome configuration',
         params: CampaignIdParams,
         querystring: ReportQuery,
         produces: ['text/html', 'application/pdf'],

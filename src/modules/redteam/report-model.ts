@@ -19,7 +19,13 @@ export const SUCCESSES_SHOWN = 60;
 
 const severityOf = (category: string): Severity => CATEGORY_DEFAULTS[category as ProbeCategory]?.severity ?? 'medium';
 
-const rate = (r: SuccessRate | undefined) => ({ n: r?.n ?? 0, successful: r?.successful ?? 0, rate: r?.rate ?? null, low: r?.low ?? null, high: r?.high ?? null });
+const rate = (r: SuccessRate | undefined) => ({
+  n: r?.n ?? 0,
+  successful: r?.successful ?? 0,
+  rate: r?.rate ?? null,
+  low: r?.low ?? null,
+  high: r?.high ?? null,
+});
 
 export async function buildCampaignReportModel(db: Kysely<DB>, campaign: CampaignRow, howToApply: string): Promise<CampaignReportModel> {
   const [outcomes, successes, agent, team] = await Promise.all([
