@@ -148,7 +148,48 @@ export interface EvaluationReportModel {
     }>;
   }>;
   /** A bounded selection of failed prompts (the report shows at most a few per probe). */
-  failures: Array<{ harness: string; scenario: string; probe: string; prompt: string; response: string; reason: string }>;
+  failures: Array<{
+    /** The prompt's stable id (EvalPrompt.id). */
+    promptId?: string;
+    harness: string;
+    scenario: string;
+    probe: string;
+    /** The transform applied (`plain`, `base64`, …). */
+    variation?: string;
+    prompt: string;
+    response: string;
+    reason: string;
+    /** The checks' scores (check id → 0..1, 1 = the failure signal was found): the result's detector_scores. */
+    checks?: Record<string, number>;
+  }>;
   /** The request as made (harnesses, sample size, seed, …): never a secret. */
   requestParams: Record<string, unknown>;
+  /** What the report was built from, so a recipient can check it (absent: not known, e.g. a sample). */
+  provenance?: ReportProvenance;
+  /** The agent's previous completed run of the same harnesses (null: there is none). */
+  comparison?: RunComparison | null;
+}
+
+export interface ReportProvenance {
+  seed: number | null;
+  wardenVersion: string;
+  /** When the standard catalogue last changed (ISO date): the harnesses' prompts are those of this catalogue. */
+  catalogueVersion: string;
+  /**
+   * SHA-256 (hex) of the canonical JSON of every result GET /v1/evaluations/{id}/results answers
+   * (docs/evaluations.md, "Checking a report"); null when it could not be computed.
+   */
+  resultsSha256: string | null;
+  resultsCount: number;
+}
+
+export interface RunComparison {
+  previousId: string;
+  previousCompletedAt: number | null;
+  /** Per pillar and overall: the previous and this run's score (null: not measured). */
+  scores: Array<{ label: string; before: number | null; after: number | null }>;
+  /** Prompts (by id) that passed before and fail now; `ids`: the first few. */
+  newFailures: { count: number; ids: string[] };
+  /** Prompts that failed before and pass now. */
+  fixedFailures: { count: number; ids: string[] };
 }

@@ -16,11 +16,11 @@ async function campaign(ctx: Ctx): Promise<string> {
   return res.json().campaign_id as string;
 }
 
-const campaignRoute = (method: string, suffix: string, needs: string, query = ''): RouteCase => ({
+const campaignRoute = (method: string, suffix: string, needs: string, query = '', member = 200): RouteCase => ({
   method,
   url: `/v1/campaigns/:campaign_id${suffix}`,
   needs,
-  expect: { member: 200 },
+  expect: { member },
   prepare: async (ctx) => ({ url: `/v1/campaigns/${await campaign(ctx)}${suffix}?team_id=${A(ctx).id}${query}` }),
 });
 
@@ -40,5 +40,7 @@ export const REDTEAM_ROUTE_CASES: RouteCase[] = [
   campaignRoute('GET', '/results', 'redteam:read'),
   campaignRoute('GET', '/results/download', 'redteam:read', '&format=csv'),
   campaignRoute('GET', '/logs', 'redteam:read'),
+  // A pending campaign has no report yet: 409 for its team, 404 for any other.
+  campaignRoute('GET', '/report', 'redteam:read', '&format=pdf', 409),
   campaignRoute('POST', '/cancel', 'redteam:write'),
 ];

@@ -5,6 +5,8 @@
  */
 import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../types.js';
 import { missingPillars, VERDICT_NAME, verdictOf, type Verdict } from '../evidence.js';
+import { evaluationMapping, type FrameworkMapping } from './frameworks.js';
+import { specificReason } from './risks.js';
 import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, truncate, type Excerpt } from './text.js';
 
 /** How long a name, description or URL may be in a report (a longer one is cut with an ellipsis). */
@@ -168,6 +170,11 @@ export interface FailureLimits {
 export interface FailureExample {
   /** Harness, scenario and probe, by name where the model knows them. */
   path: [string, string, string];
+  /** The prompt's stable id, and the transform applied (null: not known). */
+  promptId: string | null;
+  variation: string | null;
+  /** Its OWASP Top 10 for LLM (2025) and MITRE ATLAS items. */
+  mapping: FrameworkMapping;
   prompt: Excerpt;
   response: Excerpt;
   reason: string;
@@ -185,9 +192,12 @@ export function failureExamples(model: EvaluationReportModel, limits: FailureLim
         truncate(scenario?.name ?? failure.scenario, TEXT_BOUNDS.name),
         truncate(probe?.name ?? failure.probe, TEXT_BOUNDS.name),
       ],
+      promptId: failure.promptId === undefined ? null : truncate(failure.promptId, TEXT_BOUNDS.name),
+      variation: failure.variation === undefined ? null : truncate(failure.variation, TEXT_BOUNDS.name),
+      mapping: evaluationMapping(harness?.id ?? failure.harness, scenario?.id ?? failure.scenario, probe?.id ?? failure.probe),
       prompt: excerpt(failure.prompt, limits.promptChars, limits.maxLines),
       response: excerpt(failure.response, limits.responseChars, limits.maxLines),
-      reason: excerpt(failure.reason, limits.reasonChars, 4).text,
+      reason: excerpt(specificReason(failure), limits.reasonChars, 4).text,
     };
   });
 }

@@ -93,6 +93,23 @@ pre { margin: 0; padding: 8px 10px; background: var(--soft); border-radius: 6px;
 .params td { border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 .reading ul { padding-left: 20px; color: var(--ink); font-size: 14px; }
 .reading li { margin-bottom: 4px; }
+.risks { list-style: none; padding: 0; margin: 0; }
+.risk { border: 1px solid var(--line); border-left: 5px solid var(--below); border-radius: 6px; padding: 10px 14px; margin: 0 0 10px; break-inside: avoid; }
+.risk-critical { border-left-color: var(--fail); }
+.risk-low { border-left-color: var(--meets); }
+.severity { display: inline-block; font-size: 11px; font-weight: 800; letter-spacing: .08em; padding: 1px 6px; border-radius: 4px; margin-right: 8px;
+  background: var(--soft); }
+.risk-critical .severity { background: var(--fail-bg); color: var(--fail); }
+.risk-example { font-size: 13px; color: var(--muted); margin: 4px 0 0; overflow-wrap: anywhere; }
+.chips { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0 0; padding: 0; list-style: none; }
+.chips li { font-size: 11px; border: 1px solid var(--line); border-radius: 4px; padding: 0 5px; color: var(--muted); }
+.meta { font-size: 12px; color: var(--muted); margin: -4px 0 8px; overflow-wrap: anywhere; }
+.next-steps { padding-left: 20px; }
+.next-steps li { margin-bottom: 6px; }
+.coverage td, .coverage th { border-bottom: 1px solid var(--line); }
+.up { color: var(--pass); }
+.down { color: var(--fail); }
+.hash { font-size: 12px; overflow-wrap: anywhere; }
 footer { margin-top: 40px; padding-top: 10px; border-top: 1px solid var(--line); font-size: 12px; color: var(--muted); }
 @media (max-width: 720px) {
   main { padding: 20px 16px; }

@@ -36,7 +36,7 @@ function hostileModel(): EvaluationReportModel {
 }
 
 const TAGS = new Set(
-  ('html head meta title style body main header footer section article figure p h1 h2 h3 h4 bdi span strong em code pre ul li ' +
+  ('html head meta title style body main header footer section article figure p h1 h2 h3 h4 bdi span strong em code pre ul ol li caption ' +
     'dl dt dd div table thead tbody tr th td svg desc defs pattern rect line path text tspan g').split(' '),
 );
 const ATTRIBUTES = new Set(

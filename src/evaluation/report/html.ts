@@ -21,7 +21,10 @@ import {
   VERDICT_LABEL,
   type FailureExample,
 } from './content.js';
+import { coverageHtml, firstPageHtml, mappingChips, provenanceHtml } from './html-sections.js';
 import { REPORT_CSS } from './html-style.js';
+import { comparisonView, evaluationProvenanceRows, HASH_LEAD, NO_PREVIOUS_RUN } from './provenance.js';
+import { evaluationCoverage, evaluationNextSteps, evaluationRisks } from './risks.js';
 import { harnessChartSvg, meterSvg, pillarChartSvg } from './svg.js';
 import { escapeHtml as esc, formatCount, formatInterval, formatPercent, NBSP, type Excerpt } from './text.js';
 
@@ -39,15 +42,20 @@ export const HTML_FAILURE_LIMITS = { promptChars: 700, responseChars: 900, maxLi
 export function renderEvaluationHtml(input: EvaluationReportModel): string {
   const model = boundedModel(input);
   const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
+  const risks = evaluationRisks(model);
   const body = [
     header(model, name),
     summary(model),
     note(model),
+    firstPageHtml(risks, evaluationNextSteps(model, risks), 'No prompt failed: no risk was found by the harnesses run.'),
     pillars(model),
     harnesses(model),
+    comparison(model),
     probeTable(model),
     failures(model),
+    coverageHtml(evaluationCoverage(model), 'Probes'),
     parameters(model),
+    provenanceHtml(evaluationProvenanceRows(model), HASH_LEAD),
     reading(model),
   ];
   return [
@@ -177,8 +185,14 @@ function excerptHtml(value: Excerpt): string {
 
 function failureHtml(failure: FailureExample, index: number): string {
   const path = failure.path.map((p) => `<bdi>${esc(p)}</bdi>`).join('<span class="sep"> › </span>');
+  const meta = [
+    failure.promptId === null ? '' : `Prompt <code>${esc(failure.promptId)}</code>`,
+    failure.variation === null ? '' : `transform <code>${esc(failure.variation)}</code>`,
+  ].filter((m) => m !== '');
   return (
     `<article class="failure"><h3><span class="index">${index + 1}</span>${path}</h3>` +
+    (meta.length === 0 ? '' : `<p class="meta">${meta.join(' · ')}</p>`) +
+    mappingChips(failure.mapping) +
     `<div class="exchange"><div><h4>Prompt</h4>${excerptHtml(failure.prompt)}</div>` +
     `<div><h4>Response</h4>${excerptHtml(failure.response)}</div></div>` +
     `<p class="reason"><strong>Why it failed:</strong> <bdi>${esc(failure.reason)}</bdi></p></article>`
@@ -193,6 +207,24 @@ function failures(model: EvaluationReportModel): string {
     `A selection of failed prompts (at most a few per probe), with the agent's answer. Long texts are cut. ` +
     `${formatCount(errors)} prompt${errors === 1 ? '' : 's'} could not be sent to the agent and ${errors === 1 ? 'is' : 'are'} not counted as failures.`;
   return `<section class="failures"><h2>Failure examples (${list.length})</h2><p class="lead">${esc(lead)}</p>${content}</section>`;
+}
+
+function comparison(model: EvaluationReportModel): string {
+  const view = comparisonView(model);
+  if (view === null) return `<section><h2>Compared with the previous run</h2><p class="empty">${esc(NO_PREVIOUS_RUN)}</p></section>`;
+  const rows = view.rows
+    .map(
+      (r) =>
+        `<tr><th scope="row">${esc(r.label)}</th><td class="num">${esc(r.before)}</td><td class="num">${esc(r.after)}</td>` +
+        `<td class="num ${r.direction === 'up' ? 'up' : r.direction === 'down' ? 'down' : ''}">${esc(r.change)}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<section><h2>Compared with the previous run</h2><p class="lead">${esc(view.lead)}</p>` +
+    '<table class="coverage"><thead><tr><th scope="col">Score</th><th scope="col" class="num">Previous</th><th scope="col" class="num">This run</th>' +
+    `<th scope="col" class="num">Change</th></tr></thead><tbody>${rows}</tbody></table>` +
+    `<p><strong>New failures:</strong> ${esc(view.newFailures)}</p><p><strong>Fixed failures:</strong> ${esc(view.fixedFailures)}</p></section>`
+  );
 }
 
 function parameters(model: EvaluationReportModel): string {

@@ -1,13 +1,15 @@
 /**
  * The PDF report's charts, drawn with PDFKit's vector API from the same geometry as the HTML's
- * SVG: bars, axes, whiskers, the dashed threshold line, hatching for bars below it. Text goes
- * through `PdfText.win` (WinAnsi) before it reaches the standard font.
+ * SVG: bars, axes, whiskers, the dashed threshold line, hatching for bars below it. Text is
+ * drawn in runs of embedded fonts (`PdfText.runs`).
  */
 import type { PillarEntry } from './content.js';
 import { thresholdLabel } from './content.js';
 import { barStatus, layoutHarnessChart, layoutPillarChart, type BarStatus } from './geometry.js';
 import { formatInterval, formatPercent } from './text.js';
 import type { EvaluationReportModel } from '../types.js';
+import type { FontStyle } from './fonts.js';
+import { drawRuns, widthOfRuns, type PdfRun } from './pdf-text.js';
 
 export const PDF_COLORS = {
   ink: '#1c2430',
@@ -24,12 +26,18 @@ export const PDF_COLORS = {
   noneBg: '#eef0f3',
 } as const;
 
-export const FONT = { regular: 'Helvetica', bold: 'Helvetica-Bold', italic: 'Helvetica-Oblique' } as const;
+/** The report's three styles; each is a set of embedded faces (fonts.ts), chosen per run of text. */
+export const FONT = { regular: 'regular', bold: 'bold', italic: 'italic' } as const satisfies Record<string, FontStyle>;
 
-/** What the charts need of the document: PDFKit itself, plus the WinAnsi filter. */
+/** What the charts need of the document: PDFKit itself, and a text as runs of embedded fonts. */
 export interface PdfText {
   doc: PDFKit.PDFDocument;
-  win(text: string): string;
+  runs(text: string, style: FontStyle): PdfRun[];
+}
+
+/** The width of a one-line text. */
+export function widthOf(ctx: PdfText, text: string, size: number, font: FontStyle = FONT.regular): number {
+  return widthOfRuns(ctx.doc, ctx.runs(text, font), size);
 }
 
 type Align = 'left' | 'right' | 'center';
@@ -40,14 +48,14 @@ export function label(
   text: string,
   x: number,
   y: number,
-  style: { size: number; font?: string; color?: string; align?: Align; baseline?: 'top' | 'middle' | 'alphabetic' },
+  style: { size: number; font?: FontStyle; color?: string; align?: Align; baseline?: 'top' | 'middle' | 'alphabetic' },
 ): void {
   const { doc } = ctx;
-  const value = ctx.win(text);
-  doc.font(style.font ?? FONT.regular).fontSize(style.size).fillColor(style.color ?? PDF_COLORS.ink);
-  const width = doc.widthOfString(value);
+  const runs = ctx.runs(text, style.font ?? FONT.regular);
+  doc.fillColor(style.color ?? PDF_COLORS.ink);
+  const width = widthOfRuns(doc, runs, style.size);
   const left = style.align === 'right' ? x - width : style.align === 'center' ? x - width / 2 : x;
-  doc.text(value, left, y, { lineBreak: false, baseline: style.baseline ?? 'top' });
+  drawRuns(doc, runs, left, y, style.size, { lineBreak: false, baseline: style.baseline ?? 'top' });
 }
 
 /** A filled bar; below-threshold bars are hatched as well as coloured. */
@@ -153,8 +161,7 @@ export function drawHarnessChart(ctx: PdfText, model: EvaluationReportModel, x0:
     ]);
     const value = formatPercent(score.score);
     label(ctx, value, X(row.valueX), Y(row.centerY), { size: 8.5, font: FONT.bold, baseline: 'middle' });
-    doc.font(FONT.bold).fontSize(8.5);
-    const offset = doc.widthOfString(ctx.win(value)) + 5;
+    const offset = widthOf(ctx, value, 8.5, FONT.bold) + 5;
     label(ctx, formatInterval(score.low, score.high), X(row.valueX + offset), Y(row.centerY), { size: 7.5, color: PDF_COLORS.muted, baseline: 'middle' });
   }
   doc.moveTo(X(p.left), Y(p.top)).lineTo(X(p.left), Y(p.bottom)).lineWidth(0.9).stroke(PDF_COLORS.ink);

@@ -1,6 +1,6 @@
 /** The PDF report's results table: harness → scenario → probe rows, its header repeated on each page. */
 import { PILLAR_LABEL } from './content.js';
-import { drawMeter, FONT, label, PDF_COLORS as C } from './pdf-charts.js';
+import { drawMeter, FONT, label, PDF_COLORS as C, widthOf } from './pdf-charts.js';
 import { BOTTOM, LEFT, WIDTH, type Writer } from './pdf-writer.js';
 import { formatCount, formatInterval, formatPercent, NBSP } from './text.js';
 import type { EvaluationReportModel } from '../types.js';
@@ -55,8 +55,7 @@ function tableRow(w: Writer, row: TableRow, threshold: number) {
   w.paragraph(name, { size, font, x: LEFT + indent, width: textWidth });
   if (description !== '') w.paragraph(description, { size: 7, color: C.muted, x: LEFT + indent, width: textWidth });
   if (tag !== '') {
-    w.doc.font(font).fontSize(size);
-    const nameWidth = w.doc.widthOfString(w.win(name));
+    const nameWidth = widthOf(w, name, size, font);
     if (nameHeight < size * 1.6 && nameWidth + 90 < NAME_WIDTH - indent) {
       label(w, tag, LEFT + indent + nameWidth + 8, top + 5 + size * 0.15, { size: 6.5, font: FONT.bold, color: C.muted });
     }

@@ -1,9 +1,10 @@
 /**
  * The PDF report's page geometry and its writer: a cursor moving down A4 pages, opening a new
- * page when a block would not fit, and every string through the WinAnsi filter on its way in.
+ * page when a block would not fit, and every string drawn in runs of embedded fonts.
  */
+import type { FontStyle } from './fonts.js';
 import { FONT, label, PDF_COLORS as C, type PdfText } from './pdf-charts.js';
-import { toWinAnsi } from './text.js';
+import { drawRuns, heightOfText, pdfRuns, registerFonts, type PdfRun } from './pdf-text.js';
 
 export const PAGE = { width: 595.28, height: 841.89, margin: 50, top: 54, bottom: 60 };
 export const LEFT = PAGE.margin;
@@ -13,16 +14,18 @@ export const BOTTOM = PAGE.height - PAGE.bottom;
 /** Keeps what a renderer needs while it moves down the pages. */
 export class Writer implements PdfText {
   readonly doc: PDFKit.PDFDocument;
+  /** Characters no embedded font covers, drawn as `[?]` (the report then says so). */
   replaced = 0;
 
   constructor(doc: PDFKit.PDFDocument) {
     this.doc = doc;
+    registerFonts(doc);
   }
 
-  win(text: string): string {
-    const result = toWinAnsi(text);
-    this.replaced += result.replaced;
-    return result.text;
+  runs(text: string, style: FontStyle): PdfRun[] {
+    const result = pdfRuns(text, style);
+    this.replaced += result.uncovered;
+    return result.runs;
   }
 
   get y(): number {
@@ -44,16 +47,16 @@ export class Writer implements PdfText {
   }
 
   /** A wrapped paragraph across the content width (or `width` from `x`). */
-  paragraph(text: string, style: { size: number; font?: string; color?: string; x?: number; width?: number; gap?: number }): void {
-    const value = this.win(text);
-    this.doc.font(style.font ?? FONT.regular).fontSize(style.size).fillColor(style.color ?? C.ink);
-    this.doc.text(value, style.x ?? LEFT, this.y, { width: style.width ?? WIDTH, lineGap: 1.5 });
-    this.y += style.gap ?? 0;
+  paragraph(text: string, style: { size: number; font?: FontStyle; color?: string; x?: number; width?: number; gap?: number }): void {
+    const top = this.y;
+    const width = style.width ?? WIDTH;
+    this.doc.fillColor(style.color ?? C.ink);
+    const height = drawRuns(this.doc, this.runs(text, style.font ?? FONT.regular), style.x ?? LEFT, top, style.size, { width, lineGap: 1.5 });
+    this.y = top + height + (style.gap ?? 0);
   }
 
-  heightOf(text: string, size: number, width: number, font: string = FONT.regular): number {
-    this.doc.font(font).fontSize(size);
-    return this.doc.heightOfString(toWinAnsi(text).text, { width, lineGap: 1.5 });
+  heightOf(text: string, size: number, width: number, font: FontStyle = FONT.regular): number {
+    return heightOfText(this.doc, text, font, size, width, 1.5);
   }
 
   heading(text: string, keepWith = 60): void {

@@ -158,7 +158,7 @@ describe('renderEvaluationPdf', () => {
     expect(parsed.text).toContain('more characters not shown');
   });
 
-  it('prints text outside WinAnsi (Chinese, emoji, zero-width, right-to-left) as visible markers, without failing', async () => {
+  it('prints Chinese and Arabic in embedded fonts, and what no font holds (emoji, Hebrew) as visible markers, without failing', async () => {
     const foreign: EvaluationReportModel = {
       ...model,
       agent: { ...model.agent, name: 'Kundendienst 客服助手 🤖\u200B\u202E Ünïcødé' },
@@ -176,12 +176,14 @@ describe('renderEvaluationPdf', () => {
     };
     const pdf = await renderEvaluationPdf(foreign);
     const parsed = await parse(pdf);
-    expect(parsed.text).toContain('Kundendienst [?×4] [?] Ünïcødé');
-    expect(parsed.text).toContain('[?×2] Security');
-    expect(parsed.text).toContain('[?×7] [?×2] please');
-    expect(parsed.text).toContain('[?×5] [?×4]ok');
+    expect(parsed.text).toContain('Kundendienst 客服助手 [?] Ünïcødé');
+    expect(parsed.text).toContain('安全 Security');
+    expect(parsed.text).toContain('忽略之前的指令');
+    // Arabic letters as drawn (how an extractor joins a right-to-left word's last letter varies), Hebrew as a marker.
+    expect(parsed.text).toContain('مرحب');
+    expect(parsed.text).toContain('[?×4]ok');
     expect(parsed.text).toContain('Canary found — “ORCHID”.');
-    expect(parsed.text).toMatch(/cannot show some characters/);
+    expect(parsed.text).toMatch(/do not hold some characters/);
     // Metadata is UTF-16: the title keeps the name as written, less invisible characters.
     expect(parsed.info.Title).toBe('Evaluation report: Kundendienst 客服助手 🤖 Ünïcødé');
   });

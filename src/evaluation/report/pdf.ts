@@ -1,8 +1,8 @@
 /**
  * The evaluation report as an A4 PDF: the HTML report's content, with vector charts drawn by
- * PDFKit and text in the built-in Helvetica (no font file, nothing fetched). The standard fonts
- * only hold WinAnsi, so every string goes through toWinAnsi first; what cannot be shown becomes
- * a visible `[?×n]` marker, explained at the end of the report.
+ * PDFKit and text in embedded Noto fonts chosen per run of text (fonts.ts: Latin, Greek,
+ * Cyrillic, Arabic, Devanagari, Japanese/CJK; nothing fetched). A character none of them holds
+ * becomes a visible `[?×n]` marker, explained at the end of the report.
  */
 import PDFDocument from 'pdfkit';
 import type { EvaluationReportModel } from '../types.js';
@@ -22,6 +22,10 @@ import {
 } from './content.js';
 import { drawHarnessChart, drawPillarChart, FONT, label, PDF_COLORS as C } from './pdf-charts.js';
 import { probeTable } from './pdf-table.js';
+import { coverageSection, firstPage, mappingLine, provenanceSection, textTable } from './pdf-sections.js';
+import { drawRuns } from './pdf-text.js';
+import { comparisonView, evaluationProvenanceRows, HASH_LEAD, NO_PREVIOUS_RUN } from './provenance.js';
+import { evaluationCoverage, evaluationNextSteps, evaluationRisks } from './risks.js';
 import { LEFT, PAGE, WIDTH, Writer } from './pdf-writer.js';
 import { excerpt, formatCount, formatInterval, formatPercent, NBSP } from './text.js';
 
@@ -57,10 +61,15 @@ export function renderEvaluationPdf(input: EvaluationReportModel): Promise<Buffe
     w.y = PAGE.top;
     header(w, model, name);
     summary(w, model);
+    const risks = evaluationRisks(model);
+    firstPage(w, risks, evaluationNextSteps(model, risks), 'No prompt failed: no risk was found by the harnesses run.');
     pillarsAndHarnesses(w, model);
+    comparison(w, model);
     probeTable(w, model);
     failures(w, model);
+    coverageSection(w, evaluationCoverage(model), 'Probes');
     parameters(w, model);
+    provenanceSection(w, evaluationProvenanceRows(model), HASH_LEAD);
     reading(w, model);
     footers(w, model);
     doc.end();
@@ -149,23 +158,31 @@ function measureFailure(w: Writer, failure: FailureExample) {
   const more = (omitted: number) => (omitted > 0 ? `\n[${formatCount(omitted)} more characters not shown]` : '');
   const texts = {
     path: failure.path.join('  ›  '),
+    meta: [
+      failure.promptId === null ? '' : `Prompt ${failure.promptId}`,
+      failure.variation === null ? '' : `transform ${failure.variation}`,
+      mappingLine(failure.mapping),
+    ]
+      .filter((m) => m !== '')
+      .join(' · '),
     prompt: failure.prompt.text + more(failure.prompt.omitted),
     response: failure.response.text + more(failure.response.omitted),
   };
   const heights = {
     path: w.heightOf(texts.path, 9, inner - 26, FONT.bold),
+    meta: texts.meta === '' ? 0 : w.heightOf(texts.meta, 7.5, inner) + 4,
     prompt: w.heightOf(texts.prompt, 8, inner - 12),
     response: w.heightOf(texts.response, 8, inner - 12),
     reason: w.heightOf(`${WHY} ${failure.reason}`, 8.5, inner),
   };
-  const total = 10 + heights.path + 6 + 2 * (12 + 8) + heights.prompt + heights.response + 6 + heights.reason + 10;
+  const total = 10 + heights.path + 6 + heights.meta + 2 * (12 + 8) + heights.prompt + heights.response + 6 + heights.reason + 10;
   return { texts, heights, total };
 }
 
 function failureBlock(w: Writer, failure: FailureExample, index: number): void {
   const inner = FAILURE_INNER;
   const { texts, heights, total } = measureFailure(w, failure);
-  const { path, prompt, response } = texts;
+  const { path, meta, prompt, response } = texts;
   w.ensure(total + 8);
   const top = w.y;
   const { doc } = w;
@@ -175,6 +192,7 @@ function failureBlock(w: Writer, failure: FailureExample, index: number): void {
   label(w, String(index + 1), x + 10, top + 11.5, { size: 7.5, font: FONT.bold, color: '#ffffff', align: 'center' });
   w.y = top + 10;
   w.paragraph(path, { size: 9, font: FONT.bold, x: x + 26, width: inner - 26, gap: 6 });
+  if (meta !== '') w.paragraph(meta, { size: 7.5, color: C.muted, x, width: inner, gap: 4 });
   for (const [title, text, h] of [['PROMPT', prompt, heights.prompt], ['RESPONSE', response, heights.response]] as const) {
     label(w, title, x, w.y, { size: 6.5, font: FONT.bold, color: C.muted });
     w.y += 10;
@@ -184,8 +202,8 @@ function failureBlock(w: Writer, failure: FailureExample, index: number): void {
   }
   w.y += 4;
   // The label in bold, the reason run on after it in the same paragraph.
-  doc.font(FONT.bold).fontSize(8.5).fillColor(C.ink).text(`${WHY} `, x, w.y, { width: inner, lineGap: 1.5, continued: true });
-  doc.font(FONT.regular).text(w.win(failure.reason), { width: inner, lineGap: 1.5 });
+  doc.fillColor(C.ink);
+  drawRuns(doc, [...w.runs(`${WHY} `, FONT.bold), ...w.runs(failure.reason, FONT.regular)], x, w.y, 8.5, { width: inner, lineGap: 1.5 });
   w.y = top + total + 8;
 }
 
@@ -202,6 +220,25 @@ function failures(w: Writer, model: EvaluationReportModel): void {
   );
   if (list.length === 0) w.paragraph('No failed prompt was recorded.', { size: 9, font: FONT.italic, color: C.muted });
   list.forEach((failure, i) => failureBlock(w, failure, i));
+}
+
+function comparison(w: Writer, model: EvaluationReportModel): void {
+  const view = comparisonView(model);
+  w.heading('Compared with the previous run', 80);
+  if (view === null) {
+    w.paragraph(NO_PREVIOUS_RUN, { size: 9, font: FONT.italic, color: C.muted });
+    return;
+  }
+  w.paragraph(view.lead, { size: 8, color: C.muted, gap: 6 });
+  textTable(
+    w,
+    [['SCORE', 'PREVIOUS', 'THIS RUN', 'CHANGE'], ...view.rows.map((r) => [r.label, r.before, r.after, r.change])],
+    [WIDTH - 240, 80, 80, 80],
+    ['left', 'right', 'right', 'right'],
+  );
+  w.y += 6;
+  w.paragraph(`New failures: ${view.newFailures}`, { size: 8.5, gap: 3 });
+  w.paragraph(`Fixed failures: ${view.fixedFailures}`, { size: 8.5, gap: 3 });
 }
 
 function parameters(w: Writer, model: EvaluationReportModel): void {
@@ -232,8 +269,8 @@ function reading(w: Writer, model: EvaluationReportModel): void {
   ];
   if (w.replaced > 0) {
     bullets.push(
-      'This PDF uses a standard font that cannot show some characters (such as Chinese, Arabic, Hebrew or emoji): they appear as [?], ' +
-        'or [?×n] for a run of n characters. The HTML report shows the texts as written.',
+      'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report (such as ' +
+        'Hebrew, Thai or emoji): they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
     );
   }
   for (const bullet of bullets) {

@@ -2,16 +2,26 @@ import { Worker } from 'node:worker_threads';
 import type { EvaluationReportModel } from '../types.js';
 import { renderEvaluationHtml } from './html.js';
 import { renderEvaluationPdf } from './pdf.js';
+import type { CampaignReportModel } from './campaign-model.js';
+import { renderCampaignHtml } from './campaign-html.js';
+import { renderCampaignPdf } from './campaign-pdf.js';
 
 export interface RenderedReport {
   html: string;
   pdf: Buffer;
 }
 
-/** Renders an evaluation's HTML and PDF reports (docs/evaluations.md, "Reports"). */
+/** Renders an evaluation's HTML and PDF reports (docs/evaluations.md, "Reports") and a campaign's (docs/redteam.md, "Reports"). */
 export interface ReportRenderer {
   render(model: EvaluationReportModel): Promise<RenderedReport>;
+  /** One format of a campaign's report: the HTML page (a string) or the PDF. */
+  renderCampaign(model: CampaignReportModel, format: 'html' | 'pdf'): Promise<string | Buffer>;
   close(): Promise<void>;
+}
+
+/** A campaign report in one format, on the calling thread (both renderers and the worker use it). */
+export async function renderCampaign(model: CampaignReportModel, format: 'html' | 'pdf'): Promise<string | Buffer> {
+  return format === 'html' ? renderCampaignHtml(model) : renderCampaignPdf(model);
 }
 
 /**
@@ -21,6 +31,7 @@ export interface ReportRenderer {
  */
 export const inProcessReportRenderer: ReportRenderer = {
   render: async (model) => ({ html: renderEvaluationHtml(model), pdf: await renderEvaluationPdf(model) }),
+  renderCampaign,
   close: async () => undefined,
 };
 
@@ -34,6 +45,13 @@ interface WorkerReply {
   error?: string;
 }
 
+/** What the worker is sent: an evaluation's model (both formats) or a campaign's (one format). */
+export type WorkerRequest =
+  | { id: number; kind: 'evaluation'; model: EvaluationReportModel }
+  | { id: number; kind: 'campaign'; model: CampaignReportModel; format: 'html' | 'pdf' };
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
 /**
  * Renders in a worker thread (render-worker.ts), so that building a report never blocks the event
  * loop that answers requests. The worker starts with a report and stops once none waits (its heap
@@ -43,7 +61,7 @@ interface WorkerReply {
 export function workerReportRenderer(): ReportRenderer {
   let worker: Worker | undefined;
   let nextId = 0;
-  const waiting = new Map<number, { resolve(report: RenderedReport): void; reject(error: Error): void }>();
+  const waiting = new Map<number, { resolve(reply: WorkerReply): void; reject(error: Error): void }>();
 
   function failAll(error: Error): void {
     for (const entry of waiting.values()) entry.reject(error);
@@ -56,9 +74,9 @@ export function workerReportRenderer(): ReportRenderer {
       const entry = waiting.get(reply.id);
       if (entry === undefined) return;
       waiting.delete(reply.id);
-      if (reply.error !== undefined || reply.html === undefined || reply.pdf === undefined) {
+      if (reply.error !== undefined || (reply.html === undefined && reply.pdf === undefined)) {
         entry.reject(new Error(`The report could not be rendered: ${reply.error ?? 'no output'}`));
-      } else entry.resolve({ html: reply.html, pdf: Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength) });
+      } else entry.resolve(reply);
     });
     started.on('error', (error) => {
       if (worker !== started) return;
@@ -73,19 +91,33 @@ export function workerReportRenderer(): ReportRenderer {
     return started;
   }
 
+  function send(request: WithoutId<WorkerRequest>): Promise<WorkerReply> {
+    worker ??= start();
+    const id = nextId++;
+    const current = worker;
+    return new Promise<WorkerReply>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      current.postMessage({ ...request, id });
+    }).finally(() => {
+      if (waiting.size > 0 || worker !== current) return;
+      worker = undefined;
+      void current.terminate();
+    });
+  }
+
+  const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
   return {
-    render(model) {
-      worker ??= start();
-      const id = nextId++;
-      const current = worker;
-      return new Promise<RenderedReport>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        current.postMessage({ id, model });
-      }).finally(() => {
-        if (waiting.size > 0 || worker !== current) return;
-        worker = undefined;
-        void current.terminate();
-      });
+    async render(model) {
+      const reply = await send({ kind: 'evaluation', model });
+      if (reply.html === undefined || reply.pdf === undefined) throw new Error('The report could not be rendered: no output');
+      return { html: reply.html, pdf: toBuffer(reply.pdf) };
+    },
+    async renderCampaign(model, format) {
+      const reply = await send({ kind: 'campaign', model, format });
+      if (format === 'html' && reply.html !== undefined) return reply.html;
+      if (format === 'pdf' && reply.pdf !== undefined) return toBuffer(reply.pdf);
+      throw new Error('The report could not be rendered: no output');
     },
     async close() {
       const current = worker;

@@ -7,9 +7,7 @@ import {
   formatInterval,
   formatPercent,
   formatTimestamp,
-  isWinAnsi,
   NBSP,
-  toWinAnsi,
   truncate,
 } from './text.js';
 
@@ -75,35 +73,5 @@ describe('number and date formats', () => {
     expect(formatCount(1234567)).toBe(`1${NBSP}234${NBSP}567`);
     expect(formatTimestamp(1_795_600_000)).toBe('2026-11-25T09:46:40Z');
     expect(formatTimestamp(null)).toBe('—');
-  });
-});
-
-describe('toWinAnsi', () => {
-  const printable = (text: string) => Array.from(text).every(isWinAnsi);
-
-  it('keeps Latin-1 and the Windows-1252 punctuation as they are', () => {
-    const text = 'Café déjà vu – “quoted” … 10 € • Œuvre ©';
-    expect(toWinAnsi(text)).toEqual({ text, replaced: 0 });
-  });
-
-  it('drops zero-width and bidi control characters', () => {
-    const result = toWinAnsi('pay\u200Bment \u202Eevil\u202C\u2066x\u2069\uFEFF');
-    expect(result.text).toBe('payment evilx');
-    expect(printable(result.text)).toBe(true);
-  });
-
-  it('maps compatibility forms, foreign accents and common symbols to WinAnsi look-alikes', () => {
-    expect(toWinAnsi('ＡＢＣ１２ ﬁle Łódź ą ≥ 3 → ok').text).toBe('ABC12 file Lódz a >= 3 -> ok');
-  });
-
-  it('marks runs of what it cannot show, with their length', () => {
-    const result = toWinAnsi('中文提示：忽略 then 😀 and שלום');
-    expect(result.text).toBe('[?×4]:[?×2] then [?] and [?×4]');
-    expect(result.replaced).toBe(11);
-    expect(printable(result.text)).toBe(true);
-  });
-
-  it('keeps newlines and turns tabs into spaces', () => {
-    expect(toWinAnsi('a\r\nb\tc').text).toBe('a\nb    c');
   });
 });

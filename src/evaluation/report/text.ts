@@ -1,10 +1,10 @@
 /**
  * Text helpers shared by the HTML and PDF reports: escaping, excerpts, number and date
- * formats, and the WinAnsi transliteration the PDF's standard fonts need. Every string of an
+ * formats (the PDF's fonts: fonts.ts). Every string of an
  * evaluation (agent names, prompts, responses) may be hostile, so nothing here trusts its input.
  */
 
-/** No-break space: keeps "70.0 %" and "95 %" on one line (WinAnsi has it, so the PDF does too). */
+/** No-break space: keeps "70.0 %" and "95 %" on one line (in the HTML and the PDF alike). */
 export const NBSP = '\u00a0';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -115,73 +115,4 @@ export function formatCount(value: number): string {
 export function clamp01(value: number): number {
   if (!Number.isFinite(value)) return 0;
   return Math.min(1, Math.max(0, value));
-}
-
-// ---- WinAnsi (the encoding of the PDF's built-in Helvetica) ----
-
-/** The characters of Windows-1252's 0x80–0x9F row; 0x20–0x7E and 0xA0–0xFF are Latin-1 as is. */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-/** Look-alikes for common characters outside WinAnsi (tried after Unicode compatibility forms). */
-const WIN_ANSI_FALLBACK: Record<string, string> = {
-  '\u2010': '-', '\u2011': '-', '\u2012': '–', '\u2015': '—', '\u2212': '-', '\u2032': "'", '\u2033': '"',
-  '\u2264': '<=', '\u2265': '>=', '\u2260': '!=', '\u2248': '~', '\u2192': '->', '\u2190': '<-', '\u21d2': '=>',
-  '\u2713': 'v', '\u2714': 'v', '\u2717': 'x', '\u2718': 'x', '\u25cf': '•', '\u25aa': '•', '\u2027': '·',
-  '\u201b': "'", '\u201f': '"', '\u0141': 'L', '\u0142': 'l', '\u0110': 'D', '\u0111': 'd', '\u0131': 'i', '\u0126': 'H', '\u0127': 'h',
-};
-
-export function isWinAnsi(char: string): boolean {
-  const code = char.codePointAt(0) ?? 0;
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || char === '\n' || WIN_ANSI_EXTRA.has(char);
-}
-
-const allWinAnsi = (text: string) => Array.from(text).every(isWinAnsi);
-
-export interface WinAnsiText {
-  text: string;
-  /** Characters that had no WinAnsi form and were replaced by a `[?×n]` marker. */
-  replaced: number;
-}
-
-/**
- * Makes `text` printable with a standard PDF font: invisible format characters (zero-width,
- * bidi overrides) and controls are dropped; compatibility forms (full-width letters,
- * ligatures), accents outside WinAnsi and a few symbols become their closest WinAnsi form;
- * each run of what is left (CJK, Arabic, Hebrew, emoji…) becomes `[?]` or `[?×n]`, so a
- * reader sees that something was there and how much of it.
- */
-export function toWinAnsi(input: string): WinAnsiText {
-  const text = input.replace(LONE_SURROGATE, '').replace(/\r\n?/g, '\n').replace(/\t/g, '    ').normalize('NFC');
-  let out = '';
-  let run = 0;
-  let replaced = 0;
-  const flush = () => {
-    if (run > 0) out += run === 1 ? '[?]' : `[?×${run}]`;
-    replaced += run;
-    run = 0;
-  };
-  for (const char of text) {
-    // Invisible or combining: format and control characters, marks, emoji skin-tone modifiers.
-    if (/[\p{Cf}\p{Cc}\p{M}\p{Emoji_Modifier}]/u.test(char) && char !== '\n') continue;
-    const mapped = toWinAnsiChar(char);
-    if (mapped === undefined) {
-      run++;
-      continue;
-    }
-    flush();
-    out += mapped;
-  }
-  flush();
-  return { text: out, replaced };
-}
-
-function toWinAnsiChar(char: string): string | undefined {
-  if (isWinAnsi(char)) return char;
-  const fallback = WIN_ANSI_FALLBACK[char];
-  if (fallback !== undefined) return fallback;
-  const compatible = char.normalize('NFKC');
-  if (compatible !== char && allWinAnsi(compatible)) return compatible;
-  const bare = char.normalize('NFD').replace(/\p{M}/gu, '');
-  if (bare !== '' && bare !== char && allWinAnsi(bare)) return bare;
-  return undefined;
 }

@@ -150,7 +150,7 @@ const REPORT_TEXT_CHARS = 2_000;
 export async function failureExamples(db: Kysely<DB>, evaluationId: string, perProbe: number) {
   const ranked = db
     .selectFrom('evaluation_results')
-    .select(['harness', 'scenario', 'probe', 'ordinal'])
+    .select(['prompt_id', 'variation', 'scores', 'harness', 'scenario', 'probe', 'ordinal'])
     .select([
       sql<string>`substr(prompt, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('prompt'),
       sql<string | null>`substr(response, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('response'),
@@ -162,10 +162,48 @@ export async function failureExamples(db: Kysely<DB>, evaluationId: string, perP
     .as('ranked');
   return db
     .selectFrom(ranked)
-    .select(['harness', 'scenario', 'probe', 'prompt', 'response', 'reason'])
+    .select(['prompt_id', 'variation', 'scores', 'harness', 'scenario', 'probe', 'prompt', 'response', 'reason'])
     .where('rank', '<=', perProbe)
     .orderBy('ordinal')
     .execute();
+}
+
+/**
+ * The agent's previous completed evaluation of the same harnesses (same type and names), in the
+ * same team, created before `row`: what a report compares with.
+ */
+export const previousCompletedRun = (db: Kysely<DB>, row: EvaluationRow) =>
+  db
+    .selectFrom('evaluations')
+    .selectAll()
+    .where('agent_id', '=', row.agent_id)
+    .where('team_id', '=', row.team_id)
+    .where('status', '=', 'completed')
+    .where('harness_type', '=', row.harness_type)
+    .where('harness_names', '=', row.harness_names)
+    .where('id', '!=', row.id)
+    .where((eb) => eb.or([eb('created_at', '<', row.created_at), eb.and([eb('created_at', '=', row.created_at), eb('id', '<', row.id)])]))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/**
+ * Prompts (by id) judged in both runs whose verdict went from `before` in `previousId` to
+ * `after` in `currentId`: their count and the first `limit` ids in plan order.
+ */
+export async function changedVerdicts(db: Kysely<DB>, currentId: string, previousId: string, before: 0 | 1, after: 0 | 1, limit: number) {
+  const query = db
+    .selectFrom('evaluation_results as cur')
+    .innerJoin('evaluation_results as prev', (join) => join.onRef('prev.prompt_id', '=', 'cur.prompt_id').on('prev.evaluation_id', '=', previousId))
+    .where('cur.evaluation_id', '=', currentId)
+    .where('cur.passed', '=', after)
+    .where('prev.passed', '=', before);
+  const [count, ids] = await Promise.all([
+    query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    query.select('cur.prompt_id').orderBy('cur.ordinal').orderBy('cur.prompt_id').limit(limit).execute(),
+  ]);
+  return { count: Number(count.n), ids: ids.map((r) => r.prompt_id) };
 }
 
 // ------------------------------------------------------------------ reports

@@ -2,11 +2,15 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { aggregate, PASS_THRESHOLD } from '../../evaluation/aggregate.js';
 import { getStandardHarness } from '../../evaluation/harnesses/index.js';
-import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterval } from '../../evaluation/types.js';
+import { formatTimestamp } from '../../evaluation/report/text.js';
+import { PILLARS, type EvaluationReportModel, type Pillar, type RunComparison, type ScoreWithInterval } from '../../evaluation/types.js';
+import { WARDEN_VERSION } from '../../version.js';
 import { findHarnessesByIds } from '../custom-harnesses/custom-harnesses.repo.js';
 import { harnessNamesOf } from './evaluations.mapping.js';
 import { findAgent } from '../agents/agents.repo.js';
-import { failureExamples, teamName, verdictRows, type EvaluationRow } from './evaluations.repo.js';
+import { changedVerdicts, failureExamples, previousCompletedRun, teamName, verdictRows, type EvaluationRow } from './evaluations.repo.js';
+import { CATALOGUE_UPDATED_AT } from './results.service.js';
+import { resultsSha256 } from './results-hash.js';
 import { pillarDetails } from './run/complete.js';
 import { harnessesOf } from './run/plan.js';
 
@@ -70,10 +74,12 @@ async function detailsOf(db: Kysely<DB>, row: EvaluationRow): Promise<Partial<St
 export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Promise<EvaluationReportModel> {
   const details = await detailsOf(db, row);
   const names = namesOf();
-  const [agent, team, failures] = await Promise.all([
+  const [agent, team, failures, hash, comparison] = await Promise.all([
     findAgent(db, row.agent_id),
     teamName(db, row.team_id),
     failureExamples(db, row.id, FAILURES_PER_PROBE),
+    resultsSha256(db, row.id),
+    compareWithPrevious(db, row, details),
   ]);
   const customNames =
     row.harness_type === 'custom' ? new Map((await findHarnessesByIds(db, harnessNamesOf(row))).map((h) => [h.id, h.name])) : new Map<string, string>();
@@ -109,13 +115,62 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
       })),
     })),
     failures: failures.map((f) => ({
+      promptId: f.prompt_id,
       harness: f.harness,
       scenario: f.scenario,
       probe: f.probe,
+      variation: f.variation,
       prompt: f.prompt,
       response: f.response ?? '',
       reason: f.reason,
+      checks: parseScores(f.scores),
     })),
     requestParams: { ...requestParams, prompts: row.progress_total, errors: row.error_count },
+    provenance: {
+      seed: row.seed,
+      wardenVersion: WARDEN_VERSION,
+      catalogueVersion: formatTimestamp(CATALOGUE_UPDATED_AT).slice(0, 10),
+      resultsSha256: hash.sha256,
+      resultsCount: hash.count,
+    },
+    comparison,
   };
 }
+
+function parseScores(text: string): Record<string, number> {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed === null || typeof parsed !== 'object') return {};
+    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number'));
+  } catch {
+    return {};
+  }
+}
+
+/** Prompt ids listed per kind of change (the counts are whole). */
+const CHANGED_IDS_SHOWN = 8;
+
+/** The comparison with the agent's previous completed run of the same harnesses (null: none). */
+async function compareWithPrevious(db: Kysely<DB>, row: EvaluationRow, details: Partial<StoredDetails>): Promise<RunComparison | null> {
+  const previous = await previousCompletedRun(db, row);
+  if (previous === undefined) return null;
+  const before = JSON.parse(previous.pillar_details ?? '{}') as Partial<StoredDetails>;
+  const score = (d: Partial<StoredDetails>, pillar: Pillar | 'overall') =>
+    (pillar === 'overall' ? d.overall : d.pillars?.[pillar])?.score ?? null;
+  const [newFailures, fixedFailures] = await Promise.all([
+    changedVerdicts(db, row.id, previous.id, 1, 0, CHANGED_IDS_SHOWN),
+    changedVerdicts(db, row.id, previous.id, 0, 1, CHANGED_IDS_SHOWN),
+  ]);
+  return {
+    previousId: previous.id,
+    previousCompletedAt: previous.completed_at,
+    scores: [
+      ...PILLARS.map((pillar) => ({ label: PILLAR_NAMES[pillar], before: score(before, pillar), after: score(details, pillar) })),
+      { label: 'Overall', before: score(before, 'overall'), after: score(details, 'overall') },
+    ],
+    newFailures,
+    fixedFailures,
+  };
+}
+
+const PILLAR_NAMES: Record<Pillar, string> = { reliability: 'Reliability', security: 'Security', safety: 'Safety' };

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { Type, type Static } from 'typebox';
 import { decodeJsonColumn, decodeNullableJsonColumn } from '../../db/json-columns.js';
 import type { DB, RedteamCampaignsTable, RedteamFindingsTable } from '../../db/schema.js';
@@ -198,3 +198,23 @@ export const campaignResultColumns = (row: CampaignRow) => ({
   strategies: decodeJsonColumn(StrategiesColumn, row.strategies, 'redteam_campaigns.strategies'),
   options: decodeJsonColumn(OptionsColumn, row.options, 'redteam_campaigns.options'),
 });
+
+/** Texts of a finding a report shows, cut to this many characters in the query (the report cuts them again). */
+const REPORT_TEXT_CHARS = 2_000;
+
+/** The first `limit` successful attacks (not white-box findings), in plan order, texts cut: what a report lists. */
+export const listSuccessfulAttacks = (db: Kysely<DB>, campaignId: string, limit: number) =>
+  db
+    .selectFrom('redteam_findings')
+    .select(['attack_id', 'category', 'probe', 'strategy', 'severity', 'detector_id', 'metadata'])
+    .select([
+      sql<string>`substr(attack_prompt, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('attack_prompt'),
+      sql<string>`substr(agent_response, 1, ${sql.lit(REPORT_TEXT_CHARS)})`.as('agent_response'),
+    ])
+    .where('campaign_id', '=', campaignId)
+    .where('passed', '=', 0)
+    .where('category', '!=', 'source_code')
+    .orderBy('seq')
+    .orderBy('attack_id')
+    .limit(limit)
+    .execute();

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { REPORT_CSP } from '../../evaluation/report/index.js';
 import { responses } from '../../http/schemas.js';
 import {
   CampaignIdParams,
@@ -12,6 +13,7 @@ import {
   DownloadQuery,
   LogsQuery,
   RedteamResult,
+  ReportQuery,
   StringMap,
   TeamScopeQuery,
   ToolList,
@@ -30,6 +32,18 @@ const ResultsFile = Type.Unsafe<string>({
     'text/csv': { schema: { type: 'string' } },
   },
 });
+
+/** The campaign's report: an HTML page or a PDF (docs/redteam.md, "Reports"). */
+const ReportFile = Type.Unsafe<string | Buffer>({
+  description: 'The report: warden-redteam-report-{campaign_id}.html or .pdf',
+  content: {
+    'text/html': { schema: { type: 'string' } },
+    'application/pdf': { schema: { type: 'string', format: 'binary' } },
+  },
+});
+
+/** As the evaluation reports: the page's own policy, and no framing. */
+const REPORT_HEADER_CSP = `${REPORT_CSP}; frame-ancestors 'none'`;
 
 export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService; results: ResultService }> = async (app, { redteam, results }) => {
   app.get(
@@ -131,6 +145,33 @@ export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService;
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('x-content-type-options', 'nosniff')
         .send(file.body);
+    },
+  );
+
+  app.get(
+    '/v1/campaigns/:campaign_id/report',
+    {
+      schema: {
+        tags,
+        summary:
+          'The campaign report (an addition): verdict, top risks, success rates, successful attacks, OWASP / ATLAS mapping, suggested Dome configuration',
+        params: CampaignIdParams,
+        querystring: ReportQuery,
+        produces: ['text/html', 'application/pdf'],
+        response: responses({ 200: ReportFile }, 401, 403, 404, 409, 422),
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format;
+      const report = await results.report(request.principal, request.params.campaign_id, request.query.team_id, format);
+      if (format === 'pdf') {
+        return reply.header('content-type', 'application/pdf').header('content-disposition', `attachment; filename="${report.fileName}"`).send(report.body);
+      }
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-disposition', `inline; filename="${report.fileName}"`)
+        .header('content-security-policy', REPORT_HEADER_CSP)
+        .send(report.body);
     },
   );
 

@@ -44,6 +44,16 @@ export const DownloadQuery = Type.Object({
     description: 'json (the results), jsonl or csv (one finding a line)',
   }),
 });
+/** An addition: the campaign's report (docs/redteam.md, "Reports"). */
+export const ReportQuery = Type.Object({
+  team_id: TeamId(),
+  format: Type.Unsafe<'html' | 'pdf'>({
+    type: 'string',
+    enum: ['html', 'pdf'],
+    default: 'html',
+    description: 'html (a self-contained page) or pdf',
+  }),
+});
 export const LogsQuery = Type.Object({
   team_id: TeamId(),
   limit: Type.Integer({ minimum: 1, maximum: 5000, default: 200, description: 'The last lines of the log' }),

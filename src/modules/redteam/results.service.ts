@@ -7,11 +7,13 @@ import type { Principal } from '../auth/permissions.js';
 import { readBoundedPage } from '../bounded-page.js';
 import { loadCampaign } from './access.js';
 import { TOOL, toFinding } from './redteam.mapping.js';
-import { campaignResultColumns, findingOutcomes, listErroredAttacks, listFindings, type CampaignRow } from './redteam.repo.js';
+import { conflict } from '../../http/errors.js';
+import { ACTIVE_STATUSES, campaignResultColumns, findingOutcomes, listErroredAttacks, listFindings, type CampaignRow } from './redteam.repo.js';
+import { buildCampaignReportModel } from './report-model.js';
 import type { FindingOut, RedteamResultOut } from './redteam.schemas.js';
 import { campaignNumbers } from './run/outcome.js';
 
-type ResultDeps = Pick<Deps, 'db'>;
+type ResultDeps = Pick<Deps, 'db' | 'reportRenderer'>;
 
 /** Errored attacks listed in raw_output (each is counted in `summary.errors`). */
 const MAX_LISTED_ERRORS = 50;
@@ -111,10 +113,27 @@ function csvRow(finding: FindingOut): string[] {
   return CSV_COLUMNS.map((column) => spreadsheetSafe(cells[column]));
 }
 
+/** The report's file name: the campaign's id. */
+export const campaignReportFileName = (id: string, format: 'html' | 'pdf') => `warden-redteam-report-${id}.${format}`;
+
 export function createResultService(deps: ResultDeps) {
-  const { db } = deps;
+  const { db, reportRenderer } = deps;
 
   return {
+    /**
+     * The campaign's report (docs/redteam.md, "Reports"), rendered on request from what it stored:
+     * once it has ended (completed, failed or cancelled; the latter two say what they cover).
+     */
+    async report(principal: Principal, id: string, teamId: string | undefined, format: 'html' | 'pdf') {
+      const campaign = await loadCampaign(db, principal, id, teamId, 'redteam:read');
+      if (ACTIVE_STATUSES.includes(campaign.status as (typeof ACTIVE_STATUSES)[number])) {
+        throw conflict(`The campaign is ${campaign.status}: its report is made once it has ended`);
+      }
+      const model = await buildCampaignReportModel(db, campaign, HOW_TO_APPLY);
+      const body = await reportRenderer.renderCampaign(model, format);
+      return { body, fileName: campaignReportFileName(campaign.id, format) };
+    },
+
     /**
      * The findings from `offset`, as many as fit the page's size bound (docs/api.md, "Bounds"),
      * with the summary and rates of all of them; `raw_output` says where the page stops.

@@ -1,0 +1,110 @@
+/**
+ * PDF pieces both reports (evaluation and campaign) use: the top risks, what to do next, the
+ * OWASP / ATLAS coverage tables and the facts a recipient checks the report by.
+ */
+import { atlasLabel, owaspLabel, type CoverageRow, type FrameworkMapping } from './frameworks.js';
+import type { ProvenanceRow } from './html-sections.js';
+import { FONT, label, PDF_COLORS as C } from './pdf-charts.js';
+import { LEFT, WIDTH, type Writer } from './pdf-writer.js';
+import { SEVERITY_LABEL, type Risk } from './risks.js';
+import { formatCount, truncate } from './text.js';
+
+export const mappingLine = (mapping: FrameworkMapping) => [...mapping.owasp.map(owaspLabel), ...mapping.atlas.map(atlasLabel)].join(' · ');
+
+const SEVERITY_COLOR: Record<Risk['severity'], string> = { critical: C.fail, high: C.below, medium: C.muted, low: C.meets };
+
+function riskBlock(w: Writer, risk: Risk): void {
+  const inner = WIDTH - 16;
+  const title = `${risk.title} · ${risk.detail}`;
+  const mapping = mappingLine(risk.mapping);
+  const example =
+    risk.example === null
+      ? ''
+      : `Example ${truncate(risk.example.id, 120)}: \u201c${truncate(risk.example.prompt, 160)}\u201d → \u201c${truncate(risk.example.response, 160)}\u201d`;
+  const height =
+    8 +
+    11 +
+    w.heightOf(title, 9, inner, FONT.bold) +
+    (mapping === '' ? 0 : w.heightOf(mapping, 7.5, inner) + 2) +
+    (example === '' ? 0 : w.heightOf(example, 8, inner) + 2) +
+    6;
+  w.ensure(height + 6);
+  const top = w.y;
+  w.doc.rect(LEFT, top, WIDTH, height).lineWidth(0.6).stroke(C.line);
+  w.doc.rect(LEFT, top, 4, height).fill(SEVERITY_COLOR[risk.severity]);
+  label(w, SEVERITY_LABEL[risk.severity], LEFT + 12, top + 6, { size: 7.5, font: FONT.bold, color: SEVERITY_COLOR[risk.severity] });
+  w.y = top + 17;
+  w.paragraph(title, { size: 9, font: FONT.bold, x: LEFT + 12, width: inner, gap: 2 });
+  if (mapping !== '') w.paragraph(mapping, { size: 7.5, color: C.muted, x: LEFT + 12, width: inner, gap: 2 });
+  if (example !== '') w.paragraph(example, { size: 8, x: LEFT + 12, width: inner, gap: 2 });
+  w.y = top + height + 6;
+}
+
+export function bullets(w: Writer, items: readonly string[], numbered = false): void {
+  items.forEach((item, i) => {
+    w.ensure(w.heightOf(item, 8.5, WIDTH - 14) + 4);
+    label(w, numbered ? `${i + 1}.` : '•', LEFT + 1, w.y, { size: 8.5, font: numbered ? FONT.bold : FONT.regular });
+    w.paragraph(item, { size: 8.5, x: LEFT + 14, width: WIDTH - 14, gap: 4 });
+  });
+}
+
+/** Top risks, then what to do next: the rest of the first page. */
+export function firstPage(w: Writer, risks: readonly Risk[], steps: readonly string[], emptyText: string): void {
+  w.heading('Top risks', 60);
+  if (risks.length === 0) w.paragraph(emptyText, { size: 9, font: FONT.italic, color: C.muted, gap: 4 });
+  for (const risk of risks) riskBlock(w, risk);
+  w.heading('What to do next', 40);
+  bullets(w, steps, true);
+}
+
+/** A table of rows of text cells, widths in points; the first row is the header. */
+export function textTable(
+  w: Writer,
+  rows: ReadonlyArray<readonly string[]>,
+  widths: readonly number[],
+  align: ReadonlyArray<'left' | 'right'>,
+  header = true,
+): void {
+  rows.forEach((row, index) => {
+    const r = header ? index : index + 1;
+    const font = r === 0 ? FONT.bold : FONT.regular;
+    const size = r === 0 ? 7 : 8.5;
+    const h = Math.max(...row.map((cell, i) => w.heightOf(cell, size, (widths[i] ?? 60) - 8, font))) + 6;
+    w.ensure(h);
+    const top = w.y;
+    let x = LEFT;
+    row.forEach((cell, i) => {
+      const width = widths[i] ?? 60;
+      if (align[i] === 'right') label(w, cell, x + width - 4, top + 3, { size, font, align: 'right', color: r === 0 ? C.muted : C.ink });
+      else {
+        w.y = top + 3;
+        w.paragraph(cell, { size, font, x: x + 4, width: width - 8, color: r === 0 ? C.muted : C.ink });
+      }
+      x += width;
+    });
+    w.y = top + h;
+    w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(r === 0 ? 1 : 0.4).stroke(r === 0 ? C.ink : C.line);
+  });
+}
+
+export function coverageSection(w: Writer, cov: { owasp: CoverageRow[]; atlas: CoverageRow[] }, unit: string): void {
+  w.heading('OWASP Top 10 for LLM (2025) and MITRE ATLAS', 120);
+  w.paragraph(
+    `Each ${unit.toLowerCase().replace(/s$/, '')} tested maps to the OWASP items and ATLAS techniques its attack belongs to. An OWASP item with nothing tested was not covered by this run.`,
+    { size: 8, color: C.muted, gap: 6 },
+  );
+  const widths = [WIDTH - 170, 85, 85];
+  const rows = (title: string, list: readonly CoverageRow[]) => [
+    [title, `${unit.toUpperCase()} TESTED`, 'WITH FAILURES'],
+    ...list.map((r) => [`${r.id} ${r.name}`, formatCount(r.tested), r.tested === 0 ? '—' : formatCount(r.failing)]),
+  ];
+  textTable(w, rows('OWASP TOP 10 FOR LLM (2025)', cov.owasp), widths, ['left', 'right', 'right']);
+  w.y += 8;
+  textTable(w, rows('MITRE ATLAS TECHNIQUE', cov.atlas), widths, ['left', 'right', 'right']);
+}
+
+export function provenanceSection(w: Writer, rows: readonly ProvenanceRow[], lead: string): void {
+  w.heading('How this report was made', 80);
+  w.paragraph(lead, { size: 8, color: C.muted, gap: 6 });
+  textTable(w, rows.map((r) => [r.label, r.value]), [130, WIDTH - 130], ['left', 'left'], false);
+}
