@@ -36,7 +36,10 @@ export interface PipelineOptions<U, R> {
   concurrency: number;
   /** Sends one unit and answers its rows; null when it stopped (the run's signal). */
   send(unit: U, scope: UnitScope): Promise<R[] | null>;
-  /** Looks at a unit's rows once they are handed to the writer (a log line, a fail-fast rule); throwing stops the run with that error, keeping what was written. */
+  /**
+   * Looks at a unit's rows once they are handed to the writer (a log line, a fail-fast rule);
+   * throwing stops the run with that error, keeping what was written.
+   */
   check?(rows: readonly R[]): void;
   /** Where rows go: the feature's batch writer (createBatchWriter). */
   writer: Pick<BatchWriter<R>, 'add' | 'flush' | 'close' | 'stopped'>;
