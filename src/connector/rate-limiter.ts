@@ -127,6 +127,25 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
         if (!owner.pumping) void pump(owner);
       });
     },
+    async tryAcquire(key, perMinute) {
+      if (!(perMinute > 0) || !Number.isFinite(perMinute)) return { ok: true };
+      if (++acquisitions % 1000 === 0) sweep();
+      const limit = Math.max(1, Math.floor(perMinute));
+      let state = keys.get(key);
+      if (state === undefined) {
+        state = { starts: [], queue: [], pumping: false, wake: null };
+        keys.set(key, state);
+      }
+      const at = now();
+      prune(state, at);
+      // Callers already waiting in line go first.
+      if (state.queue.length === 0 && state.starts.length < limit) {
+        state.starts.push(at);
+        return { ok: true };
+      }
+      const index = Math.min(state.starts.length - 1, Math.max(0, state.starts.length - limit + state.queue.length));
+      return { ok: false, retryAfterMs: Math.max(1, state.starts[index]! + windowMs - at) };
+    },
     waiting(key) {
       return keys.get(key)?.queue.length ?? 0;
     },
