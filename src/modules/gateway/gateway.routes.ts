@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { createA2aGateway } from './a2a.service.js';
 import type { createChatCompletionsGateway } from './chat-completions.service.js';
 import { asGatewayError, jsonRpcError, openAiError } from './gateway.errors.js';
-import { ChatCompletionsBody, FreeForm, GatewayParams, JsonRpcBody, OpenAiErrorBody } from './gateway.schemas.js';
+import { ChatCompletionsBody, FreeForm, GatewayParams, gatewayErrors, JsonRpcBody, JsonRpcErrorBody, OpenAiErrorBody } from './gateway.schemas.js';
 import type { GatewayAnswer } from './gateway.service.js';
 
 interface GatewayRouteOptions {
@@ -58,7 +58,6 @@ export async function gatewayRoutes(app: FastifyInstance, { chatCompletions, a2a
       .headers(gateway.headers)
       .send(rpc ? jsonRpcError(gateway, id) : openAiError(gateway));
   });
-  const errors = { '4XX': OpenAiErrorBody, '5XX': OpenAiErrorBody };
 
   app.post<{ Params: Params; Body: Record<string, unknown> }>(
     '/v1/gateway/:agent_id/chat/completions',
@@ -69,7 +68,10 @@ export async function gatewayRoutes(app: FastifyInstance, { chatCompletions, a2a
         summary: "Chat completions through the agent's guards (OpenAI-compatible)",
         params: GatewayParams,
         body: ChatCompletionsBody,
-        response: { 200: FreeForm('ChatCompletion', 'The agent’s answer, or Warden’s blocked answer; `stream: true` answers server-sent events'), ...errors },
+        response: {
+          200: FreeForm('ChatCompletion', 'The agent’s answer, or Warden’s blocked answer; `stream: true` answers server-sent events'),
+          ...gatewayErrors(OpenAiErrorBody),
+        },
       },
     },
     async (request, reply) => send(request, reply, await chatCompletions(request.principal, request.params.agent_id, request.body)),
@@ -84,7 +86,10 @@ export async function gatewayRoutes(app: FastifyInstance, { chatCompletions, a2a
         summary: "A2A JSON-RPC through the agent's guards",
         params: GatewayParams,
         body: JsonRpcBody,
-        response: { 200: FreeForm('JsonRpcResponse', 'The agent’s JSON-RPC answer or a JSON-RPC error; message/stream answers server-sent events'), ...errors },
+        response: {
+          200: FreeForm('JsonRpcResponse', 'The agent’s JSON-RPC answer or a JSON-RPC error; message/stream answers server-sent events'),
+          ...gatewayErrors(JsonRpcErrorBody),
+        },
       },
     },
     async (request, reply) => {
@@ -102,7 +107,7 @@ export async function gatewayRoutes(app: FastifyInstance, { chatCompletions, a2a
         tags: ['Gateway'],
         summary: 'The agent’s A2A card, pointing at the gateway',
         params: GatewayParams,
-        response: { 200: FreeForm('AgentCard', 'An A2A agent card (0.3 and 1.0 fields)'), ...errors },
+        response: { 200: FreeForm('AgentCard', 'An A2A agent card (0.3 and 1.0 fields)'), ...gatewayErrors(JsonRpcErrorBody) },
       },
     },
     async (request, reply) => {

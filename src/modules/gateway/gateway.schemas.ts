@@ -21,3 +21,17 @@ export const OpenAiErrorBody = Type.Object(
   { error: Type.Object({ message: Type.String(), type: Type.String(), code: Type.Union([Type.String(), Type.Null()]) }) },
   { title: 'OpenAIError' },
 );
+
+export const JsonRpcErrorBody = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    error: Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Object({}, { additionalProperties: true })) }),
+  },
+  { title: 'JsonRpcError' },
+);
+
+const ERROR_STATUSES = [400, 401, 403, 404, 413, 415, 429, 499, 500, 502, 503, 504] as const;
+
+/** Every error status a gateway route answers, in its protocol's shape. */
+export const gatewayErrors = (shape: typeof OpenAiErrorBody | typeof JsonRpcErrorBody) => Object.fromEntries(ERROR_STATUSES.map((status) => [status, shape]));
