@@ -100,6 +100,16 @@ function targetUrl(raw: string): URL | string {
   return url;
 }
 
+/** Every string of a JSON value (keys included) with the key redacted. */
+function redactStrings(value: unknown, secret: string | undefined): unknown {
+  if (typeof value === 'string') return redactSecret(value, secret);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, secret));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redactSecret(key, secret), redactStrings(inner, secret)]));
+  }
+  return value;
+}
+
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
 export function createAgentConnector(options: AgentConnectorOptions = {}): AgentConnectorHandle {
@@ -421,13 +431,8 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       if (!(url instanceof URL)) return url;
       const out = await call.exchange(forwardUrl(target, url), request.body, request.headers);
       if (!out.ok) return out;
-      const raw = redactSecret(out.raw, call.secret);
-      let payload: unknown;
-      try {
-        payload = raw === out.raw ? out.payload : JSON.parse(raw);
-      } catch {
-        return call.failure('protocol', "the agent's answer could not be read once its key was redacted");
-      }
+      // The text as a whole is looked at once; only an answer that holds the key is walked, string by string.
+      const payload = redactSecret(out.raw, call.secret) === out.raw ? out.payload : redactStrings(out.payload, call.secret);
       return { ok: true, payload, latencyMs: call.state.latencyMs, attempts: call.state.attempts };
     } catch {
       return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
