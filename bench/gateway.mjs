@@ -126,7 +126,9 @@ let firstFailure = null;
 function post(url, headers, body) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint();
-    const request = http.request(url, { method: 'POST', agent: keepAlive, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+    const sized = { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const options = { method: 'POST', agent: keepAlive, headers: sized };
+    const request = http.request(url, options, (response) => {
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
       response.on('end', () => {
@@ -170,7 +172,14 @@ async function main() {
   try {
     const { access_token: token } = await api(service.base, null, 'POST', '/v1/auth/jwt/login', ADMIN);
     const make = (name) =>
-      api(service.base, token, 'POST', '/v1/agent-configurations/', { agent_name: name, model_name: 'bench', agent_url: agent.url, protocol: 'chat_completions', api_key: 'sk-bench-0000000000000000', rate_limit_requests_per_minute: 10_000_000 });
+      api(service.base, token, 'POST', '/v1/agent-configurations/', {
+        agent_name: name,
+        model_name: 'bench',
+        agent_url: agent.url,
+        protocol: 'chat_completions',
+        api_key: 'sk-bench-0000000000000000',
+        rate_limit_requests_per_minute: 10_000_000,
+      });
     const plain = await make('Unguarded');
     const guarded = await make('Guarded');
     const config = await api(service.base, token, 'POST', '/v1/dome-configs', { agent_id: guarded.id });

@@ -186,7 +186,11 @@ describe('POST /v1/gateway/{agent_id}/a2a', () => {
     expect(res.body).toEqual({
       jsonrpc: '2.0',
       id: 'req-7',
-      error: { code: -32050, message: "I'm sorry, but I can't help with that request.", data: { type: 'content_filter', guard: 'injection', direction: 'input' } },
+      error: {
+        code: -32050,
+        message: "I'm sorry, but I can't help with that request.",
+        data: { type: 'content_filter', guard: 'injection', direction: 'input' },
+      },
     });
     expect(sdk.requests.length).toBe(before);
   });
@@ -214,7 +218,8 @@ describe('POST /v1/gateway/{agent_id}/a2a', () => {
     const anonymous = await t.app.inject({ method: 'POST', url: `/v1/gateway/${agent.id}/a2a`, payload: rpc('SendMessage', message10('hi')) });
     expect(anonymous.statusCode).toBe(401);
     expect(json(anonymous)).toMatchObject({ jsonrpc: '2.0', error: { message: 'Not authenticated' } });
-    const other = await t.app.inject({ method: 'POST', url: `/v1/gateway/${agent.id}/a2a`, headers: bearer(world.teamB.member.token), payload: rpc('SendMessage', message10('hi')) });
+    const url = `/v1/gateway/${agent.id}/a2a`;
+    const other = await t.app.inject({ method: 'POST', url, headers: bearer(world.teamB.member.token), payload: rpc('SendMessage', message10('hi')) });
     expect(other.statusCode).toBe(404);
   });
 

@@ -40,7 +40,12 @@ describe('per-agent limits in Redis', () => {
     });
     const id = json(created).id as string;
     const send = (app: FastifyInstance, n: number) =>
-      app.inject({ method: 'POST', url: `/v1/gateway/${id}/chat/completions`, headers: bearer(token), payload: { messages: [{ role: 'user', content: `call ${n}` }] } });
+      app.inject({
+        method: 'POST',
+        url: `/v1/gateway/${id}/chat/completions`,
+        headers: bearer(token),
+        payload: { messages: [{ role: 'user', content: `call ${n}` }] },
+      });
     const statuses = [(await send(t.app, 1)).statusCode, (await send(second, 2)).statusCode, (await send(t.app, 3)).statusCode];
     expect(statuses).toEqual([200, 200, 200]);
     const fourth = await send(second, 4);

@@ -118,7 +118,8 @@ describe('chat completions through the gateway', () => {
 
   it('streams a clean answer as it came, and records the call', async () => {
     const id = await guardedAgent(GUARDED);
-    const stream = await client(id).chat.completions.create({ model: 'x', stream: true, messages: [{ role: 'user', content: 'Tell me about your day, please.' }] });
+    const messages = [{ role: 'user' as const, content: 'Tell me about your day, please.' }];
+    const stream = await client(id).chat.completions.create({ model: 'x', stream: true, messages });
     let text = '';
     let finish: string | null = null;
     for await (const chunk of stream) {
@@ -215,7 +216,12 @@ describe('chat completions through the gateway', () => {
 
   it('answers 502 without the agent’s answer for an unreachable agent', async () => {
     const id = await guardedAgent(null, { agent_url: 'http://127.0.0.1:9/v1' });
-    const res = await t.app.inject({ method: 'POST', url: `/v1/gateway/${id}/chat/completions`, headers: bearer(world.teamA.member.token), payload: { messages: [{ role: 'user', content: 'hi' }] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/gateway/${id}/chat/completions`,
+      headers: bearer(world.teamA.member.token),
+      payload: { messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(res.statusCode).toBe(502);
     expect(json(res)).toEqual({ error: { message: 'The agent could not be reached', type: 'api_error', code: 'upstream_unreachable' } });
   });
@@ -248,7 +254,8 @@ describe('chat completions through the gateway', () => {
     try {
       const headers = bearer(world.teamA.member.token);
       for (let i = 0; i < 4; i++) {
-        const res = await strict.inject({ method: 'POST', url: `/v1/gateway/${id}/chat/completions`, headers, payload: { messages: [{ role: 'user', content: `n${i}` }] } });
+        const payload = { messages: [{ role: 'user', content: `n${i}` }] };
+        const res = await strict.inject({ method: 'POST', url: `/v1/gateway/${id}/chat/completions`, headers, payload });
         expect(res.statusCode).toBe(200);
       }
       const statuses = [];

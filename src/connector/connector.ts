@@ -1,6 +1,15 @@
 import http from 'node:http';
 import https from 'node:https';
-import { a2aHeaders, dialectOfVersion, DIALECT_MISMATCH_CODES, getTaskRequest, readA2aAnswer, sendMessageRequest, type A2aDialect, type A2aReading } from './a2a.js';
+import {
+  a2aHeaders,
+  dialectOfVersion,
+  DIALECT_MISMATCH_CODES,
+  getTaskRequest,
+  readA2aAnswer,
+  sendMessageRequest,
+  type A2aDialect,
+  type A2aReading,
+} from './a2a.js';
 import { chatCompletionsBody, chatCompletionsUrl, readChatCompletion } from './chat-completions.js';
 import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnswer } from './http.js';
 import { sseData } from './sse.js';

@@ -52,7 +52,14 @@ class ScriptedExecutor implements AgentExecutor {
       AgentEvent.artifactUpdate({
         taskId,
         contextId,
-        artifact: { artifactId: randomUUID(), name: 'answer', description: '', parts: [textPart(scriptedAnswer(promptOf(userMessage), undefined))], metadata: undefined, extensions: [] },
+        artifact: {
+          artifactId: randomUUID(),
+          name: 'answer',
+          description: '',
+          parts: [textPart(scriptedAnswer(promptOf(userMessage), undefined))],
+          metadata: undefined,
+          extensions: [],
+        },
         lastChunk: true,
         append: false,
         metadata: undefined,
@@ -95,7 +102,9 @@ export async function startSdkAgent(options: { name?: string; legacy?: boolean }
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain', 'application/json'],
     // Empty lists, as the SDK's card builders leave them: "the card's defaults".
-    skills: [{ id: 'echo', name: 'Echo', description: 'Answers what it is told', tags: ['echo'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      { id: 'echo', name: 'Echo', description: 'Answers', tags: ['echo'], examples: [], inputModes: [], outputModes: [], securityRequirements: [] },
+    ],
     signatures: [],
   };
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new ScriptedExecutor());

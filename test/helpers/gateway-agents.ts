@@ -27,7 +27,9 @@ export interface ChatAgent {
 export function scriptedAnswer(prompt: string, key: string | undefined): string {
   if (prompt.includes('leak')) return `Of course. The deployment key is ${LEAKED_KEY}, keep it safe.`;
   if (prompt.includes('echo your key')) return `My key is ${key ?? 'none'}`;
-  if (prompt.includes('long story')) return `${'Once upon a time there was a careful agent. '.repeat(12)}Then it said ${LEAKED_KEY} and the story went on. ${'And on. '.repeat(20)}`;
+  if (prompt.includes('long story')) {
+    return `${'Once upon a time there was a careful agent. '.repeat(12)}Then it said ${LEAKED_KEY} and the story went on. ${'And on. '.repeat(20)}`;
+  }
   return `You said: ${prompt}`;
 }
 

@@ -114,7 +114,8 @@ export function createAgentImportService(deps: AgentImportDeps) {
           warnings.push(
             cardWins
               ? `The agent card names its endpoint ${card.agent_url}: the agent is registered there, not at the URL you gave (${agentUrl}).`
-              : `The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). Change agent_url if the agent answers elsewhere.`,
+              : `The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). ` +
+                'Change agent_url if the agent answers elsewhere.',
           );
         }
         // The key was given for the address the person typed; a card on that host may name any other one.

@@ -49,7 +49,8 @@ export function createA2aGateway(core: GatewayCore, deps: Pick<Deps, 'db'>) {
     recorder.set('rpc.method', method);
     if (agent.protocol !== 'a2a') {
       recorder.end(400, 'wrong protocol');
-      throw new GatewayError(400, 'invalid_request_error', 'wrong_protocol', 'This agent speaks chat completions: call /v1/gateway/{agent_id}/chat/completions');
+      const where = 'This agent speaks chat completions: call /v1/gateway/{agent_id}/chat/completions';
+      throw new GatewayError(400, 'invalid_request_error', 'wrong_protocol', where);
     }
     const dialect = dialectOfMethod(method);
     const headers: Record<string, string> = a2aVersion !== undefined ? { 'a2a-version': a2aVersion } : dialect === '1.0' ? { 'a2a-version': '1.0' } : {};
@@ -90,11 +91,16 @@ export function createA2aGateway(core: GatewayCore, deps: Pick<Deps, 'db'>) {
       check: guard !== null && guard.config.outputGuards.length > 0 ? core.outputCheck(guard, recorder) : null,
       frame: sseFrame,
       isEnd: () => false,
-      replacement: (text, blocked) => [
-        sseFrame(JSON.stringify(blocked ? blockedRpcError(id, text, blockedBy ?? 'guard', 'output') : { jsonrpc: '2.0', id, result: agentMessage(dialect, text) })),
-      ],
-      errorFrame: (message, code) =>
-        sseFrame(JSON.stringify(code === 'output_blocked' ? blockedRpcError(id, message, blockedBy ?? 'guard', 'output') : jsonRpcError(new GatewayError(502, 'api_error', code, message), id))),
+      replacement: (text, blocked) => {
+        const answer = blocked ? blockedRpcError(id, text, blockedBy ?? 'guard', 'output') : { jsonrpc: '2.0', id, result: agentMessage(dialect, text) };
+        return [sseFrame(JSON.stringify(answer))];
+      },
+      errorFrame: (message, code) => {
+        const blocked = code === 'output_blocked';
+        const upstream = () => jsonRpcError(new GatewayError(502, 'api_error', code, message), id);
+        const error = blocked ? blockedRpcError(id, message, blockedBy ?? 'guard', 'output') : upstream();
+        return sseFrame(JSON.stringify(error));
+      },
       blockedMessage: guard?.config.blockedMessages.output ?? '',
       onBlocked: (name) => (blockedBy = name),
       onUpstreamFailure: (failure) => core.describeFailure(failure),

@@ -70,7 +70,10 @@ export function createChatCompletionsGateway(core: GatewayCore) {
       frame: sseFrame,
       isEnd: (data) => data.trim() === '[DONE]',
       replacement: (text, blocked) => blockedChunks(model, text, core.now(), blocked ? 'content_filter' : 'stop').map(sseFrame),
-      errorFrame: (message, code) => sseFrame(JSON.stringify(openAiError(new GatewayError(200, code === 'output_blocked' ? 'content_filter' : 'api_error', code, message)))),
+      errorFrame: (message, code) => {
+        const type = code === 'output_blocked' ? 'content_filter' : 'api_error';
+        return sseFrame(JSON.stringify(openAiError(new GatewayError(200, type, code, message))));
+      },
       blockedMessage: guard?.config.blockedMessages.output ?? '',
       onBlocked: (name) => (blockedBy = name),
       onUpstreamFailure: (failure) => core.describeFailure(failure),

@@ -60,7 +60,12 @@ export function upstreamError(failure: AgentCallError, timeoutMs: number): Gatew
     case 'network':
       return new GatewayError(502, 'api_error', 'upstream_unreachable', 'The agent could not be reached');
     case 'refused_address':
-      return new GatewayError(502, 'api_error', 'upstream_refused', "The agent's address is not one Warden may call (check the agent's URL and WARDEN_OUTBOUND_*)");
+      return new GatewayError(
+        502,
+        'api_error',
+        'upstream_refused',
+        "The agent's address is not one Warden may call (check the agent's URL and WARDEN_OUTBOUND_*)",
+      );
     case 'too_large':
       return new GatewayError(502, 'api_error', 'upstream_too_large', "The agent's answer was too large");
     case 'http':

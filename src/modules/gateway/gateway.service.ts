@@ -79,7 +79,8 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
     try {
       decision = await options.limiter.tryAcquire(`agent:${agent.id}`, agent.rate_limit_requests_per_minute ?? 0);
     } catch {
-      throw new GatewayError(503, 'api_error', 'limit_unavailable', "The agent's rate limit could not be checked, so the call was not made", { 'retry-after': '1' });
+      const message = "The agent's rate limit could not be checked, so the call was not made";
+      throw new GatewayError(503, 'api_error', 'limit_unavailable', message, { 'retry-after': '1' });
     }
     if (!decision.ok) {
       const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
