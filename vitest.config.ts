@@ -47,7 +47,12 @@ const ENGINE_INDEPENDENT = [
 // Several processes on one database is the PostgreSQL deployment, and needs a server
 // (embedded PGlite serves one process): so do two job runners with a pool each.
 const POSTGRES_SERVER_ONLY = ['test/multi-process.test.ts', 'test/jobs-postgres.test.ts', 'test/evaluations-postgres.test.ts'];
-const postgresExcludes = [...SQLITE_ONLY, ...ENGINE_INDEPENDENT, ...(postgresUrl ? [] : POSTGRES_SERVER_ONLY)];
+// Limits shared by several processes live in Redis (WARDEN_TEST_REDIS_URL; CI sets it).
+const redisUrl = process.env.WARDEN_TEST_REDIS_URL;
+const REDIS_ONLY = ['test/gateway-redis.test.ts'];
+const redisExcludes = redisUrl ? [] : REDIS_ONLY;
+if (!redisUrl) console.log(`warden tests: NOT RUN: ${REDIS_ONLY.join(', ')} (needs a Redis server: set WARDEN_TEST_REDIS_URL)`);
+const postgresExcludes = [...SQLITE_ONLY, ...ENGINE_INDEPENDENT, ...(postgresUrl ? [] : POSTGRES_SERVER_ONLY), ...redisExcludes];
 console.log(`warden tests: not on sqlite: ${POSTGRES_SERVER_ONLY.join(', ')} (PostgreSQL deployment)`);
 console.log(`warden tests: not on postgres: ${SQLITE_ONLY.join(', ')} (SQLite only); ${ENGINE_INDEPENDENT.join(', ')} (no engine: run once)`);
 if (!postgresUrl) {
@@ -76,7 +81,7 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: POSTGRES_SERVER_ONLY,
+          exclude: [...POSTGRES_SERVER_ONLY, ...redisExcludes],
           env: { WARDEN_TEST_ENGINE: 'sqlite' },
         },
       },

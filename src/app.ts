@@ -3,7 +3,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { JobsConfig, LlmConfig } from './config.js';
-import { createAgentConnector, createOutboundFence, type AgentConnectorHandle, type OutboundRules } from './connector/index.js';
+import {
+  createAgentConnector,
+  createOutboundFence,
+  createRedisRateLimiter,
+  processRateLimiter,
+  type AgentConnectorHandle,
+  type CallRateLimiter,
+  type OutboundRules,
+} from './connector/index.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -63,6 +71,11 @@ import { createRuleService } from './modules/rules/rules.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
 import { createTeamAdminService } from './modules/identity/team-admin.service.js';
+import { createA2aGateway } from './modules/gateway/a2a.service.js';
+import { createChatCompletionsGateway } from './modules/gateway/chat-completions.service.js';
+import { gatewayRoutes } from './modules/gateway/gateway.routes.js';
+import { createGatewayCore, type GatewayOptions } from './modules/gateway/gateway.service.js';
+import { noTelemetry, type Telemetry } from './telemetry/types.js';
 
 export interface AppOptions {
   database: Database;
@@ -107,6 +120,14 @@ export interface AppOptions {
    * an index.html: no console, the API alone.
    */
   consoleDir?: string | undefined;
+  /**
+   * The gateway (docs/gateway.md): `redisUrl` shares the agents' limits across processes (also
+   * the connector's, when it is built here); `timeoutMs` (default 60 s) answers 504 past it;
+   * `limiter` replaces both (tests).
+   */
+  gateway?: { redisUrl?: string | undefined; timeoutMs?: number | undefined; limiter?: CallRateLimiter | undefined } | undefined;
+  /** Where telemetry goes; absent: nowhere (noTelemetry). */
+  telemetry?: Telemetry | undefined;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -128,8 +149,10 @@ function loggerOptions(logger: AppOptions['logger']): FastifyServerOptions['logg
   return { ...logger, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }
 
-export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_LOGIN_LIMITS) {
+export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_LOGIN_LIMITS, gateway?: GatewayOptions) {
   const agents = createAgentService(deps);
+  const dome = createDomeService(deps);
+  const gatewayCore = createGatewayCore(deps, gateway ?? { timeoutMs: 60_000, limiter: processRateLimiter }, dome);
   return {
     auth: createAuthService({ ...deps, loginThrottle: createLoginThrottle(loginLimits) }),
     identity: createIdentityService(deps),
@@ -143,7 +166,9 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     rules: createRuleService(deps),
     documents: createDocumentService(deps),
     extraction: createExtractionService(deps),
-    dome: createDomeService(deps),
+    dome,
+    chatCompletionsGateway: createChatCompletionsGateway(gatewayCore),
+    a2aGateway: createA2aGateway(gatewayCore, deps),
     detections: createDetectionService(deps),
     evaluations: createEvaluationService(deps),
     evaluationResults: createResultService(deps),
@@ -177,7 +202,9 @@ declare module 'fastify' {
 /** Builds the whole service without listening: main.ts listens, tests use `inject`. Reads no env. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outboundFence = createOutboundFence(options.outbound);
-  const connector = options.connector ?? createAgentConnector({ fence: outboundFence });
+  const redisLimiter = options.gateway?.limiter === undefined && options.gateway?.redisUrl ? createRedisRateLimiter(options.gateway.redisUrl) : undefined;
+  const limiter = options.gateway?.limiter ?? redisLimiter ?? processRateLimiter;
+  const connector = options.connector ?? createAgentConnector({ fence: outboundFence, limiter });
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -191,8 +218,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connector,
     outboundFence,
     reportRenderer: options.reportRenderer ?? inProcessReportRenderer,
+    telemetry: options.telemetry ?? noTelemetry,
   };
-  const services = buildServices(deps, options.loginLimits);
+  const services = buildServices(deps, options.loginLimits, { timeoutMs: options.gateway?.timeoutMs ?? 60_000, limiter });
 
   const hops = options.trustProxyHops ?? 0;
   const app = Fastify({
@@ -217,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (options.connector === undefined) app.addHook('onClose', async () => connector.close());
   app.addHook('onClose', async () => deps.reportRenderer.close());
+  if (redisLimiter !== undefined) app.addHook('onClose', async () => redisLimiter.close());
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other content type is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
@@ -338,6 +367,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
     await api.register(mcpRoutes, { inject: (request) => app.inject(request), version: '0.1.0' });
+    await api.register(gatewayRoutes, { chatCompletions: services.chatCompletionsGateway, a2a: services.a2aGateway });
   });
   // The console's files and its client-side routes, after the API's: exact API paths win.
   const consoleServed = options.consoleDir !== undefined && (await registerConsole(app, options.consoleDir));

@@ -36,6 +36,28 @@ export interface Config {
   evaluationConcurrency: number;
   /** Attacks one red-team campaign has in flight at once (the agent's rate ceiling still applies). */
   redteamConcurrency: number;
+  /** The gateway (docs/gateway.md). */
+  gateway: GatewayConfig;
+}
+
+export interface GatewayConfig {
+  /** WARDEN_REDIS_URL: agents' limits shared by every process; absent: in-process limits (N processes let N× through). */
+  redisUrl?: string | undefined;
+  /** WARDEN_GATEWAY_TIMEOUT_SECONDS (default 60): an agent silent this long answers 504. */
+  timeoutMs: number;
+}
+
+function parseRedisUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('WARDEN_REDIS_URL', 'is not a URL (for example redis://127.0.0.1:6379)');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError('WARDEN_REDIS_URL', 'must be a redis:// or rediss:// URL');
+  return value;
 }
 
 export interface JobsConfig {
@@ -209,5 +231,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     evaluationConcurrency: parseInteger(env, 'WARDEN_EVALUATION_CONCURRENCY', 16, 1, 256),
     redteamConcurrency: parseInteger(env, 'WARDEN_REDTEAM_CONCURRENCY', 4, 1, 64),
     outbound: parseOutbound(env),
+    gateway: {
+      redisUrl: parseRedisUrl(env.WARDEN_REDIS_URL),
+      timeoutMs: parseInteger(env, 'WARDEN_GATEWAY_TIMEOUT_SECONDS', 60, 1, 3600) * 1000,
+    },
   };
 }

@@ -87,6 +87,7 @@ export async function startFromConfig(config: Config) {
       evaluationConcurrency: config.evaluationConcurrency,
       redteamConcurrency: config.redteamConcurrency,
       outbound: config.outbound,
+      gateway: config.gateway,
       // Reports are built off the event loop (docs/evaluations.md, "Reports").
       reportRenderer: workerReportRenderer(),
       consoleDir: CONSOLE_DIR,

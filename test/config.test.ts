@@ -40,6 +40,9 @@ describe('loadConfig: every bad value is an error naming its variable', () => {
     ['WARDEN_CORS_ORIGINS', { WARDEN_CORS_ORIGINS: 'https://console.example.com/path' }],
     ['WARDEN_OUTBOUND_DENY', { WARDEN_OUTBOUND_DENY: '10.0.0.0/33' }],
     ['WARDEN_OUTBOUND_ALLOW', { WARDEN_OUTBOUND_ALLOW: 'agents.example.com, not a host!' }],
+    ['WARDEN_REDIS_URL', { WARDEN_REDIS_URL: 'http://127.0.0.1:6379' }],
+    ['WARDEN_REDIS_URL', { WARDEN_REDIS_URL: 'not a url' }],
+    ['WARDEN_GATEWAY_TIMEOUT_SECONDS', { WARDEN_GATEWAY_TIMEOUT_SECONDS: '0' }],
   ];
   for (const [variable, env] of cases) {
     it(`${variable}=${JSON.stringify(Object.values(env).at(-1))}`, () => {
@@ -55,6 +58,12 @@ describe('loadConfig: every bad value is an error naming its variable', () => {
     expect(config.outbound.deny.map((r) => r.text)).toEqual(['10.0.0.0/8']);
     expect(config.outbound.allow?.map((r) => r.text)).toEqual(['*.agents.example.com', '192.168.1.0/24']);
     expect(loadConfig({}, '/srv').outbound).toEqual({ deny: [], allow: null });
+  });
+
+  it('reads the gateway settings (docs/gateway.md)', () => {
+    expect(loadConfig({}, '/srv').gateway).toEqual({ redisUrl: undefined, timeoutMs: 60_000 });
+    const config = loadConfig({ WARDEN_REDIS_URL: 'redis://cache:6379/2', WARDEN_GATEWAY_TIMEOUT_SECONDS: '15' }, '/srv');
+    expect(config.gateway).toEqual({ redisUrl: 'redis://cache:6379/2', timeoutMs: 15_000 });
   });
 
   it('keeps the message on one line whatever the value holds', () => {

@@ -209,7 +209,10 @@ describe('the rate ceiling', () => {
     const bot = await agent('rate-limited', { limit: 4, windowMs: 60_000, now: clock.now, delayMs: 5 });
     const inner = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
     let granted = 0;
-    const limiter: CallRateLimiter = { acquire: (key, perMinute, signal) => inner.acquire(key, perMinute, signal).then(() => void (granted += 1)) };
+    const limiter: CallRateLimiter = {
+      acquire: (key, perMinute, signal) => inner.acquire(key, perMinute, signal).then(() => void (granted += 1)),
+      tryAcquire: (key, perMinute) => inner.tryAcquire(key, perMinute),
+    };
     const sendA = connector({ limiter, retries: 0 });
     const sendB = connector({ limiter, retries: 0 });
     const target = chatTarget(bot.chatUrl, { rateLimitPerMinute: 4, rateKey: 'agent:shared' });

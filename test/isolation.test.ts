@@ -150,8 +150,11 @@ describe('isolation matrix', () => {
           failures.push(`${caller}: 401 without WWW-Authenticate: Bearer (${String(res.headers['www-authenticate'])})`);
         }
         if (res.statusCode >= 400) {
-          const detail = JSON.parse(res.body).detail;
+          const parsed = JSON.parse(res.body);
+          // The gateway answers in its callers' protocols (CONTRACT.md Wave 3): OpenAI's error shape, or JSON-RPC's.
+          const detail = route.errorShape === undefined ? parsed.detail : parsed.error?.message;
           if (res.statusCode !== 422 && typeof detail !== 'string') failures.push(`${caller}: error body without a detail message`);
+          if (route.errorShape === 'jsonrpc' && parsed.jsonrpc !== '2.0') failures.push(`${caller}: error body is not a JSON-RPC answer`);
         }
       }
       expect(failures).toEqual([]);

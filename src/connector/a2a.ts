@@ -15,6 +15,11 @@ const GET_TASK_METHOD: Record<A2aDialect, string> = { '0.3': 'tasks/get', '1.0':
 /** JSON-RPC "method not found", and A2A 1.0's "version not supported": the other dialect may work. */
 export const DIALECT_MISMATCH_CODES = new Set([-32601, -32009]);
 
+/** The dialect of a card's declared protocol version: 1.x speaks 1.0, anything else (or none) 0.3. */
+export function dialectOfVersion(version: string | null | undefined): A2aDialect {
+  return typeof version === 'string' && /^\s*v?1(\.|$)/.test(version) ? '1.0' : '0.3';
+}
+
 export function a2aHeaders(dialect: A2aDialect): Record<string, string> {
   return dialect === '1.0' ? { 'a2a-version': '1.0' } : {};
 }

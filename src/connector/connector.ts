@@ -1,22 +1,36 @@
 import http from 'node:http';
 import https from 'node:https';
-import { a2aHeaders, DIALECT_MISMATCH_CODES, getTaskRequest, readA2aAnswer, sendMessageRequest, type A2aDialect, type A2aReading } from './a2a.js';
+import {
+  a2aHeaders,
+  dialectOfVersion,
+  DIALECT_MISMATCH_CODES,
+  getTaskRequest,
+  readA2aAnswer,
+  sendMessageRequest,
+  type A2aDialect,
+  type A2aReading,
+} from './a2a.js';
 import { chatCompletionsBody, chatCompletionsUrl, readChatCompletion } from './chat-completions.js';
-import { AttemptFailure, postJson, type HttpAnswer } from './http.js';
+import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnswer } from './http.js';
+import { sseData } from './sse.js';
 import { createOutboundFence, type OutboundFence } from './outbound.js';
 import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
 import { bodyExcerpt, redactSecret } from './redact.js';
 import { backoffMs, RETRY_STATUSES, retryAfterMs } from './retry.js';
-import type {
-  AgentCallError,
-  AgentCallErrorKind,
-  AgentCallResult,
-  AgentConnector,
-  AgentTarget,
-  CallRateLimiter,
-  SendOptions,
-  ToolCall,
-  Turn,
+import {
+  StreamFailure,
+  type AgentCallError,
+  type AgentCallErrorKind,
+  type AgentCallResult,
+  type AgentConnector,
+  type AgentTarget,
+  type CallRateLimiter,
+  type ForwardRequest,
+  type ForwardResult,
+  type OpenedStream,
+  type SendOptions,
+  type ToolCall,
+  type Turn,
 } from './types.js';
 
 /**
@@ -96,17 +110,19 @@ function targetUrl(raw: string): URL | string {
   return url;
 }
 
-/** Every string of a JSON value (keys too) with the key replaced. */
-function redactDeep(value: unknown, secret: string, depth = 0): unknown {
+/** Every string of a JSON value (keys included) with the key redacted. */
+function redactStrings(value: unknown, secret: string | undefined): unknown {
   if (typeof value === 'string') return redactSecret(value, secret);
-  if (depth > 20 || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, secret, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactSecret(k, secret), redactDeep(v, secret, depth + 1)]));
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, secret));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redactSecret(key, secret), redactStrings(inner, secret)]));
+  }
+  return value;
 }
 
 /** A call whose name or arguments hold the key (an agent echoing it) gets the key replaced, as the text does. */
 const redactCall = (call: ToolCall, secret: string | undefined): ToolCall =>
-  secret === undefined ? call : { name: redactSecret(call.name, secret), arguments: redactDeep(call.arguments, secret) };
+  secret === undefined ? call : { name: redactSecret(call.name, secret), arguments: redactStrings(call.arguments, secret) };
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -114,6 +130,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
   const fence = options.fence ?? createOutboundFence();
   const limiter = options.limiter ?? processRateLimiter;
   const timeoutMs = options.timeoutMs ?? CONNECTOR_DEFAULTS.timeoutMs;
+  const defaultTimeoutMs = timeoutMs;
   const retries = Math.max(0, Math.floor(options.retries ?? CONNECTOR_DEFAULTS.retries));
   const maxResponseBytes = options.maxResponseBytes ?? CONNECTOR_DEFAULTS.maxResponseBytes;
   const sleep = options.sleep ?? realSleep;
@@ -151,8 +168,15 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     }
   }
 
-  async function sendOnce(target: AgentTarget, turns: readonly Turn[], sendOptions: SendOptions): Promise<AgentCallResult> {
+  /**
+   * What one call to an agent shares between its requests: the key (only ever in a header and in
+   * redaction), the attempt count, failures worded and redacted, and `exchange`: one request
+   * attempted until it answers 2xx, fails for good, or the retries run out.
+   */
+  function beginCall(target: AgentTarget, sendOptions: SendOptions) {
     const { signal } = sendOptions;
+    const callTimeoutMs = sendOptions.timeoutMs ?? timeoutMs;
+    const callRetries = sendOptions.retries === undefined ? retries : Math.max(0, Math.floor(sendOptions.retries));
     const secret = target.apiKey || undefined;
     const state: CallState = { attempts: 0, latencyMs: 0, answeredAttemptStart: 0 };
     const failure = (kind: AgentCallErrorKind, message: string, status?: number): AgentCallError => ({
@@ -165,13 +189,6 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     });
     const cancelled = () => failure('cancelled', 'the call was cancelled');
     const afterAttempts = () => (state.attempts > 1 ? ` after ${state.attempts} attempts` : '');
-
-    const url = targetUrl(target.url);
-    if (typeof url === 'string') return failure('refused_address', url);
-    const last = turns[turns.length - 1];
-    if (last === undefined || last.role !== 'user') return failure('protocol', 'the conversation sent to an agent must end with a user turn');
-    if (secret !== undefined && !/^[\x21-\x7e]+$/.test(secret)) return failure('protocol', "the agent's API key holds characters an HTTP header cannot carry");
-    if (signal?.aborted) return cancelled();
 
     const baseHeaders: Record<string, string> = {
       'content-type': 'application/json',
@@ -233,11 +250,20 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
         const started = now();
         let answer: HttpAnswer;
         try {
-          answer = await postJson({ url: to, headers: { ...baseHeaders, ...extraHeaders }, body: payload, timeoutMs, maxResponseBytes, signal, fence, agents });
+          answer = await postJson({
+            url: to,
+            headers: { ...baseHeaders, ...extraHeaders },
+            body: payload,
+            timeoutMs: callTimeoutMs,
+            maxResponseBytes,
+            signal,
+            fence,
+            agents,
+          });
         } catch (error) {
           state.latencyMs = now() - started;
           const attempt = error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false);
-          if (attempt.transient && retry < retries) {
+          if (attempt.transient && retry < callRetries) {
             retry += 1;
             if (!(await pause(backoffMs(retry, backoff), signal))) return cancelled();
             continue;
@@ -254,7 +280,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
             return failure('protocol', `the agent's answer (HTTP ${answer.status}) is not JSON`, answer.status);
           }
         }
-        if (RETRY_STATUSES.has(answer.status) && retry < retries) {
+        if (RETRY_STATUSES.has(answer.status) && retry < callRetries) {
           retry += 1;
           const asked = retryAfterMs(answer.headers['retry-after'], now(), retryAfterMaxMs);
           if (asked !== null && sendOptions.maxRetryAfterMs !== undefined && asked > sendOptions.maxRetryAfterMs) {
@@ -266,6 +292,72 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
         return httpFailure(answer, to);
       }
     }
+
+    /** One request whose 2xx answer is read as it arrives (no retries: a stream cannot be replayed to its reader). */
+    async function open(to: URL, body: unknown, extraHeaders: Record<string, string> = {}): Promise<OpenedStream | AgentCallError> {
+      if (signal?.aborted) return cancelled();
+      state.attempts += 1;
+      const started = now();
+      let answer: OpenAnswer | HttpAnswer;
+      try {
+        answer = await postForStream({
+          url: to,
+          headers: { ...baseHeaders, accept: 'text/event-stream, application/json', ...extraHeaders },
+          body: JSON.stringify(body),
+          timeoutMs: callTimeoutMs,
+          maxResponseBytes,
+          signal,
+          fence,
+          agents,
+        });
+      } catch (error) {
+        state.latencyMs = now() - started;
+        return attemptFailure(error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false));
+      }
+      state.latencyMs = now() - started;
+      if (!('stream' in answer)) return httpFailure(answer, to);
+      const contentType = String(answer.headers['content-type'] ?? '');
+      const source = answer.stream;
+      const eventStream = contentType.includes('text/event-stream');
+      async function* whole(chunks: AsyncIterable<Buffer>): AsyncIterable<string> {
+        const parts: Buffer[] = [];
+        for await (const chunk of chunks) parts.push(chunk);
+        yield Buffer.concat(parts).toString('utf8');
+      }
+      async function* events(): AsyncIterable<string> {
+        try {
+          for await (const data of eventStream ? sseData(source) : whole(source)) yield redactSecret(data, secret);
+        } catch (error) {
+          const failed = attemptFailure(error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false));
+          throw new StreamFailure(failed);
+        }
+      }
+      return { ok: true, eventStream, events: events(), latencyMs: state.latencyMs, attempts: state.attempts };
+    }
+
+    return { secret, state, failure, cancelled, exchange, open };
+  }
+
+  function checkedUrl(target: AgentTarget, call: ReturnType<typeof beginCall>, signal: AbortSignal | undefined): URL | AgentCallError {
+    const url = targetUrl(target.url);
+    if (typeof url === 'string') return call.failure('refused_address', url);
+    if (call.secret !== undefined && !/^[\x21-\x7e]+$/.test(call.secret)) {
+      return call.failure('protocol', "the agent's API key holds characters an HTTP header cannot carry");
+    }
+    if (signal?.aborted) return call.cancelled();
+    return url;
+  }
+
+  async function sendOnce(target: AgentTarget, turns: readonly Turn[], sendOptions: SendOptions): Promise<AgentCallResult> {
+    const call = beginCall(target, sendOptions);
+    const { secret, state, failure, exchange } = call;
+    const checked = checkedUrl(target, call, sendOptions.signal);
+    if (!(checked instanceof URL)) return checked;
+    const url = checked;
+    const last = turns[turns.length - 1];
+    if (last === undefined || last.role !== 'user') return failure('protocol', 'the conversation sent to an agent must end with a user turn');
+    const { signal } = sendOptions;
+    const timeoutMs = sendOptions.timeoutMs ?? defaultTimeoutMs;
 
     const unreadable = (problem: string, raw: string) => {
       const excerpt = bodyExcerpt(raw, secret, 120);
@@ -296,7 +388,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
 
     // A2A: the last user turn, in the dialect this endpoint answered last (0.3 until known).
     const endpoint = url.href;
-    let dialect: A2aDialect = dialects.get(endpoint) ?? '0.3';
+    let dialect: A2aDialect = dialects.get(endpoint) ?? dialectOfVersion(target.a2aVersion);
     let switched = false;
     let reading: A2aReading;
     let raw: string;
@@ -324,7 +416,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       if (polls >= MAX_TASK_POLLS || now() + wait > deadline) {
         return failure('timeout', `no answer within ${seconds(timeoutMs)} (the agent's task was still working)`);
       }
-      if (!(await pause(wait, signal))) return cancelled();
+      if (!(await pause(wait, signal))) return call.cancelled();
       wait = Math.min(wait * 2, 5_000);
       const sendStart = state.answeredAttemptStart;
       const out = await exchange(url, getTaskRequest(dialect, reading.taskId), a2aHeaders(dialect));
@@ -344,8 +436,39 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     return unreadable(reading.problem, raw);
   }
 
+  /** The URL a pass-through request goes to: `{url}/chat/completions`, or the A2A endpoint itself. */
+  const forwardUrl = (target: AgentTarget, url: URL) => (target.protocol === 'chat_completions' ? chatCompletionsUrl(url) : url);
+
+  async function forward(target: AgentTarget, request: ForwardRequest, sendOptions: SendOptions = {}): Promise<ForwardResult> {
+    try {
+      const call = beginCall(target, sendOptions);
+      const url = checkedUrl(target, call, sendOptions.signal);
+      if (!(url instanceof URL)) return url;
+      const out = await call.exchange(forwardUrl(target, url), request.body, request.headers);
+      if (!out.ok) return out;
+      // The text as a whole is looked at once; only an answer that holds the key is walked, string by string.
+      const payload = redactSecret(out.raw, call.secret) === out.raw ? out.payload : redactStrings(out.payload, call.secret);
+      return { ok: true, payload, latencyMs: call.state.latencyMs, attempts: call.state.attempts };
+    } catch {
+      return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
+    }
+  }
+
+  async function stream(target: AgentTarget, request: ForwardRequest, sendOptions: SendOptions = {}): Promise<OpenedStream | AgentCallError> {
+    try {
+      const call = beginCall(target, sendOptions);
+      const url = checkedUrl(target, call, sendOptions.signal);
+      if (!(url instanceof URL)) return url;
+      return await call.open(forwardUrl(target, url), request.body, request.headers);
+    } catch {
+      return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
+    }
+  }
+
   return {
     send,
+    forward,
+    stream,
     close() {
       agents.http.destroy();
       agents.https.destroy();

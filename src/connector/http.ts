@@ -198,3 +198,108 @@ export function describeBytes(bytes: number): string {
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
 }
+
+export interface OpenAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** 2xx: the body, as it arrives (decompressed), bounded in size and by an idle timeout. */
+  stream: AsyncIterable<Buffer>;
+}
+
+/**
+ * One POST whose 2xx answer is read as it arrives (a streamed chat completion, A2A
+ * `message/stream`). Until the headers come, `timeoutMs` bounds the wait as in `postJson`; after,
+ * the same time bounds each silence between two chunks, and `maxResponseBytes` the whole answer
+ * (both end the stream with an AttemptFailure). A non-2xx answer is read whole, as by `postJson`.
+ */
+export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAnswer> {
+  const { url, fence } = options;
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  try {
+    fence.checkHost(url.hostname);
+  } catch (error) {
+    return Promise.reject(describeNetworkError(error));
+  }
+  const controller = new AbortController();
+  let ending: AttemptFailure | null = null;
+  const stop = (failure: AttemptFailure) => {
+    ending ??= failure;
+    controller.abort();
+  };
+  const timeoutSeconds = options.timeoutMs / 1000;
+  const silence = () =>
+    new AttemptFailure('timeout', `no answer within ${Number.isInteger(timeoutSeconds) ? timeoutSeconds : timeoutSeconds.toFixed(1)} s`, false);
+  let timer = setTimeout(() => stop(silence()), options.timeoutMs);
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stop(silence()), options.timeoutMs);
+  };
+  const onCancel = () => stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
+  if (options.signal?.aborted) onCancel();
+  options.signal?.addEventListener('abort', onCancel, { once: true });
+  const release = () => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCancel);
+  };
+
+  return new Promise<OpenAnswer | HttpAnswer>((resolve, reject) => {
+    const fail = (error: unknown) => {
+      release();
+      reject(ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)));
+    };
+    const secure = url.protocol === 'https:';
+    const payload = Buffer.from(options.body);
+    const request = (secure ? https : http).request({
+      protocol: url.protocol,
+      hostname,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: { ...options.headers, 'content-length': String(payload.length) },
+      agent: secure ? options.agents.https : options.agents.http,
+      lookup: fencedLookup(fence),
+      signal: controller.signal,
+    });
+    request.on('error', fail);
+    request.on('response', (response: IncomingMessage) => {
+      const status = response.statusCode ?? 0;
+      const plain = decoder(response.headers['content-encoding'] as string | undefined);
+      const body = plain ? response.pipe(plain) : response;
+      if (status < 200 || status >= 300) {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        body.on('data', (chunk: Buffer) => {
+          if (size < ERROR_BODY_BYTES) chunks.push(chunk);
+          size += chunk.length;
+        });
+        body.on('end', () => {
+          release();
+          resolve({ status, headers: response.headers, body: Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES), truncated: size > ERROR_BODY_BYTES });
+        });
+        body.on('error', fail);
+        return;
+      }
+      rearm();
+      async function* chunks(): AsyncIterable<Buffer> {
+        let size = 0;
+        try {
+          for await (const chunk of body as AsyncIterable<Buffer>) {
+            rearm();
+            size += chunk.length;
+            if (size > options.maxResponseBytes) {
+              throw new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
+            }
+            yield chunk;
+          }
+        } catch (error) {
+          throw ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error));
+        } finally {
+          release();
+          if (!response.complete) request.destroy();
+        }
+      }
+      resolve({ status, headers: response.headers, stream: chunks() });
+    });
+    request.end(payload);
+  });
+}

@@ -2,6 +2,8 @@
 export * from './types.js';
 export { createAgentConnector, CONNECTOR_DEFAULTS, type AgentConnectorHandle, type AgentConnectorOptions } from './connector.js';
 export { createInProcessRateLimiter, processRateLimiter, realSleep, type InProcessRateLimiter, type Sleep } from './rate-limiter.js';
+export { createRedisRateLimiter, type RedisRateLimiter } from './redis-rate-limiter.js';
+export { sseData } from './sse.js';
 export {
   createOutboundFence,
   OutboundRefusal,

@@ -335,6 +335,7 @@ describe('agentTarget', () => {
       params: { temperature: 0.3 },
       rateLimitPerMinute: 60,
       rateKey: 'agent:a1',
+      a2aVersion: null,
     });
     expect(agentTarget({ ...record, agent_url: null, agent_params: { top_p: 1 } }, null)).toMatchObject({ url: '', apiKey: null, params: { top_p: 1 } });
     expect(agentTarget({ ...record, agent_params: 'not json' }, null).params).toBeNull();

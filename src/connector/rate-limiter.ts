@@ -50,6 +50,8 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
   const sleep = options.sleep ?? realSleep;
   const windowMs = options.windowMs ?? 60_000;
   const keys = new Map<string, KeyState>();
+  /** The gateway's windows (tryAcquire): start times of the last minute per key, oldest first. */
+  const windows = new Map<string, number[]>();
   let acquisitions = 0;
 
   // Keys of agents no longer called would otherwise stay forever (a start a window old constrains nothing).
@@ -59,6 +61,7 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
       const idle = state.lastStart === null || state.lastStart <= at - windowMs;
       if (state.queue.length === 0 && !state.pumping && idle) keys.delete(key);
     }
+    for (const [key, starts] of windows) if ((starts[starts.length - 1] ?? -Infinity) <= at - windowMs) windows.delete(key);
   }
 
   function leave(waiter: Waiter) {
@@ -122,6 +125,22 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
         owner.queue.push(waiter);
         if (!owner.pumping) void pump(owner);
       });
+    },
+    // The gateway's check (answered at once, never waited for): a sliding window of the starts of
+    // the last minute per key, kept apart from the paced line above, which is how Warden's own
+    // runs (evaluations, campaigns) wait their turn.
+    async tryAcquire(key, perMinute) {
+      if (!(perMinute > 0) || !Number.isFinite(perMinute)) return { ok: true };
+      if (++acquisitions % 1000 === 0) sweep();
+      const limit = Math.max(1, Math.floor(perMinute));
+      const at = now();
+      const starts = (windows.get(key) ?? []).filter((start) => start > at - windowMs);
+      windows.set(key, starts);
+      if (starts.length < limit) {
+        starts.push(at);
+        return { ok: true };
+      }
+      return { ok: false, retryAfterMs: Math.max(1, starts[starts.length - limit]! + windowMs - at) };
     },
     waiting(key) {
       return keys.get(key)?.queue.length ?? 0;

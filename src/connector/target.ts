@@ -10,7 +10,18 @@ export type AgentRecordForCall = Pick<
   'id' | 'agent_url' | 'protocol' | 'model_name' | 'agent_system_prompt' | 'rate_limit_requests_per_minute'
 > & {
   agent_params: string | Record<string, unknown> | null;
+  /** JSON text as stored (or an object): its `original_format` (`a2a-agent-card/1.0`) names the card's protocol version. */
+  import_metadata?: string | Record<string, unknown> | null | undefined;
 };
+
+/** The A2A protocol version the agent's card declared at import, from `import_metadata.original_format`. */
+export function importedA2aVersion(metadata: AgentRecordForCall['import_metadata']): string | null {
+  const object = typeof metadata === 'string' ? paramsObject(metadata) : (metadata ?? null);
+  const format = object?.original_format;
+  if (typeof format !== 'string') return null;
+  const match = /^a2a-agent-card\/(.+)$/.exec(format);
+  return match ? match[1]! : null;
+}
 
 function paramsObject(value: AgentRecordForCall['agent_params']): Record<string, unknown> | null {
   if (value === null) return null;
@@ -38,6 +49,7 @@ export function agentTarget(agent: AgentRecordForCall, apiKey: string | null | u
     params: paramsObject(agent.agent_params),
     rateLimitPerMinute: agent.rate_limit_requests_per_minute,
     rateKey: `agent:${agent.id}`,
+    a2aVersion: importedA2aVersion(agent.import_metadata),
   };
 }
 

@@ -22,6 +22,11 @@ export interface AgentTarget {
   rateLimitPerMinute?: number | null | undefined;
   /** Whose ceiling this call counts against (the agent id; a campaign's URL target: the URL). */
   rateKey: string;
+  /**
+   * a2a: the protocol version the agent's card declared at import ("0.3.0", "1.0"…): the first
+   * call to the endpoint speaks that dialect (1.0 with `A2A-Version`). Unknown: 0.3 first.
+   */
+  a2aVersion?: string | null | undefined;
 }
 
 export interface Turn {
@@ -89,6 +94,49 @@ export interface SendOptions {
    * `retryAfterMs` (a background job gives its slot back instead of sleeping in it). Default: waited.
    */
   maxRetryAfterMs?: number | undefined;
+  /** This call's time per attempt, instead of the connector's (the gateway's own timeout). */
+  timeoutMs?: number | undefined;
+  /** This call's further attempts after a transient failure, instead of the connector's. */
+  retries?: number | undefined;
+}
+
+/** A request passed through to the agent as the caller wrote it (the gateway): the body and extra headers. */
+export interface ForwardRequest {
+  body: Record<string, unknown>;
+  headers?: Record<string, string> | undefined;
+}
+
+export interface ForwardOk {
+  ok: true;
+  /** The agent's JSON answer, its key (should it echo it) replaced by "[redacted]". */
+  payload: unknown;
+  latencyMs: number;
+  attempts: number;
+}
+
+export type ForwardResult = ForwardOk | AgentCallError;
+
+export interface OpenedStream {
+  ok: true;
+  /** The answer is server-sent events (otherwise it is one JSON answer, given whole as one item). */
+  eventStream: boolean;
+  /**
+   * The `data` of each event as it arrives (the key redacted), or the whole body when it is not an
+   * event stream. Iterating throws a StreamFailure when the agent stops answering in time, the
+   * connection breaks, or the answer passes the size bound.
+   */
+  events: AsyncIterable<string>;
+  /** Until the answer's headers came. */
+  latencyMs: number;
+  attempts: number;
+}
+
+/** A streamed answer that ended in a failure (thrown while iterating `OpenedStream.events`). */
+export class StreamFailure extends Error {
+  constructor(readonly failure: AgentCallError) {
+    super(failure.error);
+    this.name = 'StreamFailure';
+  }
 }
 
 export interface AgentConnector {
@@ -98,13 +146,27 @@ export interface AgentConnector {
    * last user turn with the contextId. Never throws for an agent's failure: that is a result.
    */
   send(target: AgentTarget, turns: readonly Turn[], options?: SendOptions): Promise<AgentCallResult>;
+  /**
+   * Passes a request through to the agent (the gateway): the body as given, to
+   * `{url}/chat/completions` or to the A2A endpoint, fenced, rate-limited and retried as `send`.
+   */
+  forward(target: AgentTarget, request: ForwardRequest, options?: SendOptions): Promise<ForwardResult>;
+  /** As `forward`, for an answer read as it arrives (server-sent events). Not retried. */
+  stream(target: AgentTarget, request: ForwardRequest, options?: SendOptions): Promise<OpenedStream | AgentCallError>;
 }
 
 /**
- * A per-key ceiling of calls per minute. In-process today; the gateway will add one shared
- * across processes (Redis) behind this same interface.
+ * A per-key ceiling of calls per minute: in process (rate-limiter.ts) or shared by every process
+ * through Redis (redis-rate-limiter.ts).
  */
 export interface CallRateLimiter {
   /** Resolves when a call under `key` may start without passing `perMinute`; rejects when `signal` aborts. */
   acquire(key: string, perMinute: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Takes a place at once if the window has one (the gateway answers 429 instead of waiting):
+   * `{ ok: true }`, or how long until a place frees. Rejects when a shared store cannot be reached.
+   */
+  tryAcquire(key: string, perMinute: number): Promise<RateDecision>;
 }
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };

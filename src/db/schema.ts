@@ -368,6 +368,14 @@ export interface DomeConfigsTable {
   updated_at: number | null;
 }
 
+/** The configuration Warden's gateway enforces for an agent (migration 0014, docs/gateway.md). */
+export interface GatewayEnforcementsTable {
+  agent_id: string;
+  team_id: string;
+  dome_config_id: string;
+  enforced_at: number;
+}
+
 /** A Dome instance that registered for an agent (POST /v1/webhooks/register-dome). */
 export interface DomeInstancesTable {
   agent_id: string;
@@ -532,6 +540,7 @@ export interface DB {
   demographic_dimensions: DemographicDimensionsTable;
   demographic_values: DemographicValuesTable;
   dome_configs: DomeConfigsTable;
+  gateway_enforcements: GatewayEnforcementsTable;
   dome_instances: DomeInstancesTable;
   detections: DetectionsTable;
   jobs: JobsTable;

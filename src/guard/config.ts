@@ -39,10 +39,26 @@ export interface GuardrailSpec {
   blockedMessage: string;
 }
 
+/**
+ * How Warden's gateway applies the configuration (a Warden addition, docs/gateway.md): `enforce`
+ * blocks what the guards block, `monitor` records it and lets it through. On a streamed answer the
+ * output guards either `hold` it until the whole answer passes, or stream it at once
+ * (`incremental`), checking every `streamCheckChars` characters and ending with an error frame when
+ * a check fails.
+ */
+export interface GatewaySpec {
+  mode: 'enforce' | 'monitor';
+  streamOutput: 'hold' | 'incremental';
+  streamCheckChars: number;
+}
+
+export const DEFAULT_GATEWAY_SPEC: GatewaySpec = Object.freeze({ mode: 'enforce', streamOutput: 'hold', streamCheckChars: 400 });
+
 export interface ParsedDomeConfig {
   shape: ConfigShape;
   input: GuardrailSpec;
   output: GuardrailSpec;
+  gateway: GatewaySpec;
 }
 
 export const DEFAULT_BLOCKED_MESSAGES: Record<Direction, string> = {
@@ -63,7 +79,13 @@ const DOME_TOP = new Set([
   'input-blocked-message',
   'output-blocked-message',
   'on-error',
+  'gateway-mode',
+  'gateway-stream-output',
+  'gateway-stream-check-chars',
 ]);
+/** The gateway's options (GatewaySpec), by their Dome spelling; the Console's is the same with underscores. */
+export const GATEWAY_OPTIONS = ['gateway-mode', 'gateway-stream-output', 'gateway-stream-check-chars'] as const;
+export type GatewayOptionName = (typeof GATEWAY_OPTIONS)[number];
 const CONSOLE_TOP = new Set([
   'input_guards',
   'output_guards',
@@ -75,6 +97,9 @@ const CONSOLE_TOP = new Set([
   'input_blocked_message',
   'output_blocked_message',
   'on_error',
+  'gateway_mode',
+  'gateway_stream_output',
+  'gateway_stream_check_chars',
 ]);
 /** Who the configuration is for, as Dome's TOML carries it; kept, not used. */
 export const IDENTITY_KEYS = new Set(['agent_id', 'team_id', 'user_id']);
@@ -114,6 +139,7 @@ export interface ConfigLayout {
   table: Record<string, unknown> | undefined;
   option(direction: Direction, name: OptionName): { value: unknown; path: Path } | undefined;
   onError(): { value: unknown; path: Path } | undefined;
+  gatewayOption(name: GatewayOptionName): { value: unknown; path: Path } | undefined;
   /** Guard sections defined by name (top-level sections, or the Console's `guards` map). */
   sections: Map<string, { value: unknown; path: Path }>;
 }
@@ -149,6 +175,7 @@ export function layoutOf(raw: unknown): ConfigLayout {
       table: undefined,
       option: (direction, name) => at(`${direction}_${name.replace(/-/g, '_')}`),
       onError: () => at('on_error'),
+      gatewayOption: (name) => at(name.replace(/-/g, '_')),
       sections,
     };
   }
@@ -170,7 +197,15 @@ export function layoutOf(raw: unknown): ConfigLayout {
     if (table && table[key] !== undefined) return { value: table[key], path: ['guardrail', key] };
     return root[key] === undefined ? undefined : { value: root[key], path: [key] };
   };
-  return { shape: 'dome', root, table, option: (direction, name) => at(`${direction}-${name}`), onError: () => at('on-error'), sections };
+  return {
+    shape: 'dome',
+    root,
+    table,
+    option: (direction, name) => at(`${direction}-${name}`),
+    onError: () => at('on-error'),
+    gatewayOption: (name) => at(name),
+    sections,
+  };
 }
 
 function parseMethods(value: unknown, path: Path, type: GuardType, llmAvailable: boolean, catalogue: Catalogue): CatalogueMethod[] {
@@ -322,5 +357,25 @@ export function parseDomeConfig(raw: unknown, options: { llmAvailable: boolean }
     if (name.length > LIMITS.name) fail(section.path, `a guard name has at most ${LIMITS.name} characters`, 'string_too_long');
     guardNamed(name, section.value, section.path);
   }
-  return { shape: layout.shape, input, output };
+  return { shape: layout.shape, input, output, gateway: gatewaySpec(layout) };
+}
+
+function gatewaySpec(layout: ConfigLayout): GatewaySpec {
+  const mode = layout.gatewayOption('gateway-mode');
+  const stream = layout.gatewayOption('gateway-stream-output');
+  const chars = layout.gatewayOption('gateway-stream-check-chars');
+  const oneOf = <T extends string>(entry: { value: unknown; path: Path }, values: readonly T[]): T =>
+    values.includes(entry.value as T) ? (entry.value as T) : fail(entry.path, `Input should be ${values.map((v) => `'${v}'`).join(' or ')}`, 'enum');
+  let checkChars = DEFAULT_GATEWAY_SPEC.streamCheckChars;
+  if (chars !== undefined) {
+    if (!Number.isSafeInteger(chars.value)) fail(chars.path, 'Input should be a valid integer', 'int_type');
+    checkChars = chars.value as number;
+    if (checkChars < 1) fail(chars.path, 'Input should be greater than or equal to 1', 'greater_than_equal');
+    if (checkChars > 100_000) fail(chars.path, 'Input should be less than or equal to 100000', 'less_than_equal');
+  }
+  return {
+    mode: mode === undefined ? DEFAULT_GATEWAY_SPEC.mode : oneOf(mode, ['enforce', 'monitor'] as const),
+    streamOutput: stream === undefined ? DEFAULT_GATEWAY_SPEC.streamOutput : oneOf(stream, ['hold', 'incremental'] as const),
+    streamCheckChars: checkChars,
+  };
 }

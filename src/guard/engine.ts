@@ -6,7 +6,7 @@
  * chains the sanitizing methods, and answers Dome's scan result plus what Warden adds.
  */
 import { CATALOGUE, type Catalogue, type CatalogueMethod } from './catalogue.js';
-import { type Direction, type GuardSpec, type MethodSpec, type ParsedDomeConfig, parseDomeConfig } from './config.js';
+import { type Direction, type GatewaySpec, type GuardSpec, type MethodSpec, type ParsedDomeConfig, parseDomeConfig } from './config.js';
 import { errorResult } from './detectors/llm-judge.js';
 import { type DetectionResult, type DetectorContext, GuardConfigError } from './types.js';
 
@@ -43,6 +43,10 @@ export interface CompiledDomeConfig {
   /** Every method id used (after alias resolution), for the catalogue listing and policy loading. */
   methods: string[];
   usesPolicyRules: boolean;
+  /** How Warden's gateway applies it (mode, streamed output checks): docs/gateway.md. */
+  gateway: GatewaySpec;
+  /** The message a blocked input or output is answered with. */
+  blockedMessages: { input: string; output: string };
   scan(direction: 'input' | 'output', text: string, context: DetectorContext): Promise<ScanResult>;
 }
 
@@ -271,6 +275,8 @@ export function compileDomeConfigWith(raw: unknown, options: CompileOptions, cat
     outputGuards: parsed.output.guards.map((g) => g.name),
     methods,
     usesPolicyRules: methods.includes('policy-sections'),
+    gateway: parsed.gateway,
+    blockedMessages: { input: parsed.input.blockedMessage, output: parsed.output.blockedMessage },
     scan: (direction, text, context) => scanWith(parsed, direction, text, context),
   };
 }

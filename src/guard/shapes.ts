@@ -4,7 +4,7 @@
  * Dome's dictionary). The input must be valid (compileDomeConfig accepted it); guard sections are
  * carried as written, defaults are not injected.
  */
-import { type ConfigLayout, type Direction, IDENTITY_KEYS, isObject, layoutOf } from './config.js';
+import { type ConfigLayout, type Direction, GATEWAY_OPTIONS, IDENTITY_KEYS, isObject, layoutOf } from './config.js';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -48,6 +48,10 @@ export function toConsoleShape(raw: unknown): Record<string, unknown> {
   }
   const onError = layout.onError();
   if (onError) out.on_error = onError.value;
+  for (const name of GATEWAY_OPTIONS) {
+    const option = layout.gatewayOption(name);
+    if (option) out[name.replace(/-/g, '_')] = clone(option.value);
+  }
   for (const key of IDENTITY_KEYS) {
     const value = layout.table?.[key] ?? layout.root[key];
     if (value !== undefined) out[key] = value;
@@ -68,6 +72,10 @@ export function toDomeShape(raw: unknown): Record<string, unknown> {
   }
   const onError = layout.onError();
   if (onError) out['on-error'] = onError.value;
+  for (const name of GATEWAY_OPTIONS) {
+    const option = layout.gatewayOption(name);
+    if (option) out[name] = clone(option.value);
+  }
   for (const key of IDENTITY_KEYS) {
     const value = layout.table?.[key] ?? layout.root[key];
     if (value !== undefined) out[key] = value;

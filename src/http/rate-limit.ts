@@ -17,6 +17,13 @@ import { AppError } from './errors.js';
  * a proxy. At most `maxClients` windows are kept; past that, the least recently seen client's
  * window is forgotten (it starts again at zero).
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Limited by its own rule instead (the gateway: each agent's limit, docs/gateway.md), not by the per-address limit. */
+    ownRateLimit?: boolean;
+  }
+}
+
 export interface RateLimitOptions {
   /** Requests per client address per window. */
   max: number;
@@ -37,6 +44,9 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
   const limit = String(max);
 
   app.addHook('onRequest', (request, reply, done) => {
+    // The gateway's routes are limited by each agent's own limit (docs/gateway.md, "Limits"):
+    // every application behind one proxy address would otherwise share this one.
+    if (request.routeOptions.config?.ownRateLimit === true) return done();
     const key = addressKey(request.ip);
     const at = now();
     let window = windows.get(key);

@@ -13,6 +13,7 @@ import { REDTEAM_TABLES } from './redteam/redteam.repo.js';
 import { DOCUMENT_TABLES } from './documents/documents.repo.js';
 import { POLICY_TABLES } from './policies/policies.repo.js';
 import { RULE_TABLES } from './rules/rules.repo.js';
+import { GATEWAY_TABLES } from './gateway/gateway.repo.js';
 
 /**
  * Every table's class for the caches (src/db/table-caching.ts, docs/caching.md), gathered from
@@ -35,4 +36,5 @@ export const TABLE_CACHING = {
   ...EVALUATION_TABLES,
   ...CUSTOM_HARNESS_TABLES,
   ...REDTEAM_TABLES,
+  ...GATEWAY_TABLES,
 } as const satisfies Record<keyof DB, TableCaching>;

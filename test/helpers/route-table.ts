@@ -5,6 +5,7 @@ import { DASHBOARD_ROUTE_CASES } from '../route-cases/dashboard.js';
 import { DEMOGRAPHIC_ROUTE_CASES } from '../route-cases/demographics.js';
 import { DOME_ROUTE_CASES } from '../route-cases/dome.js';
 import { EVALUATION_ROUTE_CASES } from '../route-cases/evaluations.js';
+import { GATEWAY_ROUTE_CASES } from '../route-cases/gateway.js';
 import { IDENTITY_ROUTE_CASES } from '../route-cases/identity.js';
 import { PERSONA_ROUTE_CASES } from '../route-cases/personas.js';
 import { POLICY_ROUTE_CASES } from '../route-cases/policies.js';
@@ -45,6 +46,8 @@ export interface RouteCase {
   /** The permission the route checks (null: none beyond being authenticated). */
   needs: string | null;
   public?: boolean;
+  /** Errors not in the contract's `{"detail"}` shape but in the caller's protocol (the gateway). */
+  errorShape?: 'openai' | 'jsonrpc';
   /** The route changes the caller's own session or password: use a fresh person per cell. */
   freshActors?: boolean;
   expect: Partial<Record<Caller, number>> & { member: number };
@@ -68,4 +71,5 @@ export const ROUTES: RouteCase[] = [
   ...DOME_ROUTE_CASES,
   ...EVALUATION_ROUTE_CASES,
   ...REDTEAM_ROUTE_CASES,
+  ...GATEWAY_ROUTE_CASES,
 ];

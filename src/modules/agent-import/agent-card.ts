@@ -208,7 +208,14 @@ function skillsOf(r: Reader, card: Record<string, unknown>, inputModes: string[]
       return;
     }
     seen.set(id, i);
-    skills.push({ id, name, description, input_modes: ins ?? inputModes, output_modes: outs ?? outputModes });
+    // An empty list says nothing either: the skill takes the card's defaults (as the A2A SDK's own cards declare it).
+    skills.push({
+      id,
+      name,
+      description,
+      input_modes: ins !== null && ins.length > 0 ? ins : inputModes,
+      output_modes: outs !== null && outs.length > 0 ? outs : outputModes,
+    });
   });
   return { skills, tags: [...tags] };
 }

@@ -103,12 +103,19 @@ export function createAgentImportService(deps: AgentImportDeps) {
       const mapped = mapAgentCard(found.found.card);
       if (mapped.ok) {
         const card = mapped.card;
-        // The person's URL wins unless it named the card document itself: cards often carry a development host.
+        // The card's endpoint wins (the A2A specification: an SDK agent serves JSON-RPC on a sub-path
+        // such as /a2a/jsonrpc) when it is on the origin the card came from, or when the URL named
+        // the card document itself. A card naming another origin often carries a development host
+        // (http://localhost:10000/): then the URL given is kept, and the person is told.
         const pointsAtCard = new URL(agentUrl).pathname.endsWith('.json');
-        const url = pointsAtCard ? card.agent_url : agentUrl;
-        if (!pointsAtCard && card.agent_url !== agentUrl) {
+        const cardWins = pointsAtCard || sameKeyOrigin(agentUrl, card.agent_url);
+        const url = cardWins ? card.agent_url : agentUrl;
+        if (!sameEndpoint(card.agent_url, agentUrl) && !pointsAtCard) {
           warnings.push(
-            `The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). Change agent_url if the agent answers elsewhere.`,
+            cardWins
+              ? `The agent card names its endpoint ${card.agent_url}: the agent is registered there, not at the URL you gave (${agentUrl}).`
+              : `The agent card names its endpoint ${card.agent_url}; the agent is registered at the URL you gave (${agentUrl}). ` +
+                'Change agent_url if the agent answers elsewhere.',
           );
         }
         // The key was given for the address the person typed; a card on that host may name any other one.
@@ -221,3 +228,17 @@ export function createAgentImportService(deps: AgentImportDeps) {
 }
 
 export type AgentImportService = ReturnType<typeof createAgentImportService>;
+
+/** Two endpoints that differ only by a trailing slash are the same one (no warning for that alone). */
+function sameEndpoint(a: string, b: string): boolean {
+  const plain = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      parsed.pathname = parsed.pathname.replace(/\/+$/, '') || '/';
+      return parsed.href.replace(/\/(?=\?|#|$)/, '');
+    } catch {
+      return url;
+    }
+  };
+  return plain(a) === plain(b);
+}

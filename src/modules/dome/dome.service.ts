@@ -44,7 +44,7 @@ export function createDomeService(deps: DomeDeps) {
    */
   const compiled = new Map<string, { version: string; config: CompiledDomeConfig }>();
 
-  function compiledOf(row: DomeConfigRow): CompiledDomeConfig {
+  function compiledOf(row: Pick<DomeConfigRow, 'id' | 'config_body'>): CompiledDomeConfig {
     const version = createHash('sha256').update(row.config_body).digest('base64');
     const known = compiled.get(row.id);
     if (known !== undefined && known.version === version) return known.config;
@@ -79,6 +79,16 @@ export function createDomeService(deps: DomeDeps) {
 
   return {
     defaultConfig: () => structuredClone(DEFAULT_DOME_CONFIG),
+
+    /**
+     * An applied configuration's scanner for Warden's gateway (compiled once per version, as for
+     * scans), bound to the team's detector context. The caller has checked its own permission.
+     */
+    async guardOf(teamId: string, row: Pick<DomeConfigRow, 'id' | 'config_body'>) {
+      const config = compiledOf(row);
+      const context = await contexts.forScan(teamId, config.usesPolicyRules);
+      return { config, scan: (direction: 'input' | 'output', text: string) => config.scan(direction, text, context) };
+    },
 
     async create(principal: Principal, teamIdParam: string | undefined, body: { config_body?: object | null; agent_id?: string | null }) {
       requireAnywhere(principal, 'guardrail:write');

@@ -1,0 +1,237 @@
+// `npm run bench:gateway` (also in `npm run bench`): the gateway's overhead (docs/gateway.md,
+// "Speed"). Starts the built service (as `npm start` runs it, on a fresh SQLite file) and an
+// OpenAI-compatible agent on loopback in this process that answers at once, then sends an open
+// loop of requests at a fixed rate, in the same run:
+//   1. direct: straight to the agent (the baseline);
+//   2. gateway, guards off: the same requests through POST /v1/gateway/{id}/chat/completions of
+//      an agent with no configuration applied;
+//   3. direct and gateway with Warden's default configuration applied, on 2 KB prompts.
+// The overhead is the gateway's latency percentile minus the direct one's. A script, not a test:
+// nothing here asserts a timing. Results are printed and saved in
+// bench/results/gateway-<time>.json and bench/results/gateway-latest.json.
+//
+// Environment (all optional):
+//   BENCH_GATEWAY_RATE     requests per second of scenarios 1 and 2 (default 1000)
+//   BENCH_GATEWAY_SECONDS  seconds per scenario (default 5)
+//   BENCH_GATEWAY_GUARDED_RATE requests per second of scenario 3 (default 200)
+//   BENCH_MAIN             the service's entry (default dist/main.js)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RATE = Number(process.env.BENCH_GATEWAY_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_GATEWAY_SECONDS ?? 5);
+const GUARDED_RATE = Number(process.env.BENCH_GATEWAY_GUARDED_RATE ?? 200);
+const MAIN = process.env.BENCH_MAIN ?? 'dist/main.js';
+const ADMIN = { email: 'bench@warden.local', password: 'bench-password-1' };
+const began = Date.now();
+const log = (message) => console.log(`[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+
+function startFlags() {
+  const start = String(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '');
+  const match = /node((?:\s+--\S+)*)\s+dist\/main\.js/.exec(start);
+  return (match?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+const ANSWER = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 1_800_000_000,
+  model: 'bench',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Our opening hours are 9 to 5, Monday to Friday.' } }],
+  usage: { prompt_tokens: 10, completion_tokens: 12, total_tokens: 22 },
+});
+
+async function startAgent() {
+  const stats = { requests: 0 };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      stats.requests++;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(ANSWER) }).end(ANSWER);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, stats, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function startService() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-gateway-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [...startFlags(), MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WARDEN_DATABASE_URL: `sqlite:${path.join(dir, 'warden.db')}`,
+      WARDEN_DATA_DIR: dir,
+      WARDEN_ADMIN_EMAIL: ADMIN.email,
+      WARDEN_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (i > 300) throw new Error('the service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function api(base, token, method, url, body) {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${url} → ${res.status}: ${text.slice(0, 300)}`);
+  return text === '' ? null : JSON.parse(text);
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** The first failure of a run, for the report. */
+let firstFailure = null;
+
+/** One POST; resolves to its latency in ms (or null when it failed). */
+function post(url, headers, body) {
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const sized = { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const options = { method: 'POST', agent: keepAlive, headers: sized };
+    const request = http.request(url, options, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => {
+        if (response.statusCode !== 200) firstFailure ??= `HTTP ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`;
+        resolve(response.statusCode === 200 ? Number(process.hrtime.bigint() - started) / 1e6 : null);
+      });
+    });
+    request.on('error', (error) => {
+      firstFailure ??= error.message;
+      resolve(null);
+    });
+    request.end(body);
+  });
+}
+
+/** An open loop: `rate` requests a second for `seconds`, each sent on time whatever the earlier ones do. */
+async function openLoop(url, headers, body, rate, seconds) {
+  const total = Math.round(rate * seconds);
+  const pending = [];
+  const t0 = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(post(url, headers, body));
+  }
+  const latencies = await Promise.all(pending);
+  const ok = latencies.filter((l) => l !== null).sort((a, b) => a - b);
+  const at = (q) => (ok.length === 0 ? NaN : ok[Math.min(ok.length - 1, Math.floor(q * ok.length))]);
+  return { sent: total, failed: total - ok.length, achievedRate: total / ((performance.now() - t0) / 1000), p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
+const round = (n) => Math.round(n * 1000) / 1000;
+const overhead = (gateway, direct) => ({ p50: round(gateway.p50 - direct.p50), p99: round(gateway.p99 - direct.p99) });
+
+async function main() {
+  if (!fs.existsSync(path.join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run npm run build`);
+  const service = await startService();
+  const agent = await startAgent();
+  const results = { at: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version }, rate: RATE, seconds: SECONDS, scenarios: {} };
+  try {
+    const { access_token: token } = await api(service.base, null, 'POST', '/v1/auth/jwt/login', ADMIN);
+    const make = (name) =>
+      api(service.base, token, 'POST', '/v1/agent-configurations/', {
+        agent_name: name,
+        model_name: 'bench',
+        agent_url: agent.url,
+        protocol: 'chat_completions',
+        api_key: 'sk-bench-0000000000000000',
+        rate_limit_requests_per_minute: 10_000_000,
+      });
+    const plain = await make('Unguarded');
+    const guarded = await make('Guarded');
+    const config = await api(service.base, token, 'POST', '/v1/dome-configs', { agent_id: guarded.id });
+    await api(service.base, token, 'POST', `/v1/dome-configs/${config.id}/apply`);
+
+    const short = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'What are your opening hours?' }] });
+    const sentence = 'Could you tell me when the shop on the corner opens, and whether it sells fresh bread on Sundays? ';
+    const long = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: sentence.repeat(Math.ceil(2048 / sentence.length)).slice(0, 2048) }] });
+    const auth = { authorization: `Bearer ${token}` };
+    const direct = `${agent.url}/chat/completions`;
+    const gateway = (id) => `${service.base}/v1/gateway/${id}/chat/completions`;
+
+    log('warm-up');
+    await openLoop(gateway(plain.id), auth, short, Math.min(RATE, 200), 2);
+    await openLoop(gateway(guarded.id), auth, long, Math.min(GUARDED_RATE, 100), 2);
+
+    log(`guards off: direct, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
+    const d1 = await openLoop(direct, {}, short, RATE, SECONDS);
+    const g1 = await openLoop(gateway(plain.id), auth, short, RATE, SECONDS);
+    results.scenarios.guardsOff = { direct: d1, gateway: g1, overheadMs: overhead(g1, d1) };
+
+    log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
+    const d2 = await openLoop(direct, {}, long, GUARDED_RATE, SECONDS);
+    const g2 = await openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS);
+    results.scenarios.defaultConfig2kb = { direct: d2, gateway: g2, overheadMs: overhead(g2, d2) };
+    results.agentRequests = agent.stats.requests;
+  } finally {
+    keepAlive.destroy();
+    await agent.close();
+    await service.stop();
+  }
+
+  const table = Object.entries(results.scenarios).map(([name, s]) => ({
+    scenario: name,
+    'direct p50 ms': round(s.direct.p50),
+    'gateway p50 ms': round(s.gateway.p50),
+    'overhead p50 ms': s.overheadMs.p50,
+    'overhead p99 ms': s.overheadMs.p99,
+    'gateway req/s': Math.round(s.gateway.achievedRate),
+    failed: s.gateway.failed,
+  }));
+  console.table(table);
+  if (firstFailure !== null) console.log(`first failure: ${firstFailure}`);
+  console.log('targets (issue 29): guards off overhead p50 ≤ 1 ms and p99 ≤ 5 ms at 1,000 req/s; default configuration on 2 KB prompts p50 ≤ 2 ms');
+  const out = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(out, { recursive: true });
+  const json = JSON.stringify(results, null, 2);
+  fs.writeFileSync(path.join(out, `gateway-${results.at.replace(/[:.]/g, '-')}.json`), json);
+  fs.writeFileSync(path.join(out, 'gateway-latest.json'), json);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { ScanResult } from '../../guard/engine.js';
+import type { AttributeValue, Telemetry, TelemetryLabels } from '../../telemetry/types.js';
+
+/**
+ * What one gateway call records (docs/gateway.md, "Telemetry"): counters, latencies, a span in
+ * OpenTelemetry's GenAI names with one `dome-detection` span per guard scan, and a log line.
+ * Every method returns at once (the Telemetry interface buffers); nothing is awaited.
+ */
+
+const SERVICE = 'warden-gateway';
+const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000)) * 1000n;
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+export interface GatewayCallRecord {
+  telemetry: Telemetry;
+  teamId: string;
+  agentId: string;
+  /** `chat {model}` or `invoke_agent {name}`. */
+  spanName: string;
+  attributes: Record<string, AttributeValue>;
+}
+
+export function startCall(record: GatewayCallRecord) {
+  const { telemetry, teamId } = record;
+  const labels: TelemetryLabels = { agent_configuration_id: record.agentId, team_id: teamId };
+  const traceId = hex(16);
+  const spanId = hex(8);
+  const startNs = nowNs();
+  const started = performance.now();
+  const attributes: Record<string, AttributeValue> = { ...record.attributes };
+  let blocked: { direction: 'input' | 'output'; guard: string } | null = null;
+
+  return {
+    traceId,
+    set(name: string, value: AttributeValue | undefined) {
+      if (value !== undefined) attributes[name] = value;
+    },
+    /** One guard scan: its counters, latency and `dome-detection` span. */
+    scanned(direction: 'input' | 'output', scan: ScanResult, startedNs: bigint) {
+      telemetry.count(`dome_${direction}_requests_total`, labels, teamId);
+      if (scan.flagged) telemetry.count(`dome_${direction}_flagged_total`, labels, teamId);
+      telemetry.observe(`dome_${direction}_latency_seconds`, scan.exec_time / 1000, labels, teamId);
+      telemetry.span({
+        traceId,
+        spanId: hex(8),
+        parentSpanId: spanId,
+        name: 'dome-detection',
+        kind: 'internal',
+        startNs: startedNs,
+        endNs: startedNs + BigInt(Math.round(scan.exec_time * 1e6)),
+        status: 'ok',
+        serviceName: SERVICE,
+        teamId,
+        attributes: {
+          'detection.label': scan.flagged ? 'flagged' : 'clean',
+          'detection.score': scan.detection_score,
+          'detection.direction': direction,
+          'detection.methods': scan.triggered_methods.join(','),
+          agent_configuration_id: record.agentId,
+        },
+      });
+    },
+    /** The first byte written to the caller (streamed answers). */
+    firstByte() {
+      const seconds = (performance.now() - started) / 1000;
+      attributes['gateway.time_to_first_byte_ms'] = Math.round(seconds * 1e4) / 10;
+      telemetry.observe('gateway_time_to_first_byte_seconds', seconds, labels, teamId);
+    },
+    blocked(direction: 'input' | 'output', guard: string) {
+      blocked = { direction, guard };
+      telemetry.count('gateway_blocked_total', { ...labels, direction }, teamId);
+    },
+    /** The call's end: its count, duration, span and log line. */
+    end(status: number, error?: string) {
+      const seconds = (performance.now() - started) / 1000;
+      telemetry.count('gateway_requests_total', { ...labels, status: String(status) }, teamId);
+      telemetry.observe('gateway_request_duration_seconds', seconds, labels, teamId);
+      const endNs = nowNs();
+      const outcome = blocked ? `blocked (${blocked.direction}, guard ${blocked.guard})` : status < 400 ? 'passed' : `failed: ${error ?? status}`;
+      telemetry.span({
+        traceId,
+        spanId,
+        name: record.spanName,
+        kind: 'server',
+        startNs,
+        endNs,
+        status: status >= 400 ? 'error' : 'ok',
+        statusMessage: status >= 400 ? error : undefined,
+        serviceName: SERVICE,
+        teamId,
+        attributes: {
+          ...attributes,
+          agent_configuration_id: record.agentId,
+          team_id: teamId,
+          'http.response.status_code': status,
+          'warden.blocked': blocked !== null,
+          ...(blocked ? { 'warden.blocked.direction': blocked.direction, 'warden.blocked.guard': blocked.guard } : {}),
+        },
+      });
+      telemetry.log({
+        timeNs: endNs,
+        severity: status >= 500 ? 'error' : blocked ? 'warn' : 'info',
+        body: `${record.spanName}: ${outcome} (HTTP ${status}, ${Math.round(seconds * 1000)} ms)`,
+        labels: { service_name: SERVICE, ...labels },
+        traceId,
+        spanId,
+        teamId,
+      });
+    },
+  };
+}
+
+export type CallRecorder = ReturnType<typeof startCall>;
+export { nowNs };
