@@ -12,6 +12,7 @@ import { evaluations } from './0008_evaluations.js';
 import { redteam } from './0009_redteam.js';
 import { jobRuns } from './0010_job_runs.js';
 import { resultBounds } from './0011_result_bounds.js';
+import { telemetry } from './0013_telemetry.js';
 import type { WardenMigration } from './types.js';
 import { tableCaching } from '../table-caching.js';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0009_redteam', redteam],
   ['0010_job_runs', jobRuns],
   ['0011_result_bounds', resultBounds],
+  ['0013_telemetry', telemetry],
 ];
 
 /**
