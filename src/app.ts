@@ -60,6 +60,8 @@ import { ruleRoutes } from './modules/rules/rules.routes.js';
 import { createRuleService } from './modules/rules/rules.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
+import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
+import { createTelemetryService } from './modules/telemetry/telemetry.service.js';
 import { createTeamAdminService } from './modules/identity/team-admin.service.js';
 
 export interface AppOptions {
@@ -144,6 +146,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     customHarnesses: createCustomHarnessService(deps),
     redteam: createRedteamService(deps),
     redteamResults: createRedteamResultService(deps),
+    telemetry: createTelemetryService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
@@ -328,6 +331,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(evaluationRoutes, { evaluations: services.evaluations, results: services.evaluationResults, reports: services.evaluationReports });
     await api.register(customHarnessRoutes, { customHarnesses: services.customHarnesses });
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
+    await api.register(telemetryRoutes, { telemetry: services.telemetry });
   });
 
   return app;
