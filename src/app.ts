@@ -3,6 +3,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { JobsConfig, LlmConfig } from './config.js';
+import { recordedConnector } from './connector/recorded.js';
+import { noTelemetry, type Telemetry } from './telemetry/types.js';
+import { clockMs } from './telemetry/recorder.js';
 import { createAgentConnector, createOutboundFence, type AgentConnectorHandle, type OutboundRules } from './connector/index.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
@@ -102,6 +105,8 @@ export interface AppOptions {
    * (runtime.ts) passes a worker thread's, closed with the app.
    */
   reportRenderer?: ReportRenderer;
+  /** Where telemetry goes (runtime.ts: the batched recorder, and the OTLP export when configured); absent: noTelemetry. */
+  telemetry?: Telemetry | undefined;
 }
 
 /** Never logged, whatever a log line carries (issue 7: secrets never in logs). */
@@ -171,7 +176,9 @@ declare module 'fastify' {
 /** Builds the whole service without listening: main.ts listens, tests use `inject`. Reads no env. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outboundFence = createOutboundFence(options.outbound);
-  const connector = options.connector ?? createAgentConnector({ fence: outboundFence });
+  const telemetry = options.telemetry ?? noTelemetry;
+  // Evaluations' and campaigns' calls are recorded in telemetry by the connector (src/connector/recorded.ts).
+  const connector = recordedConnector(options.connector ?? createAgentConnector({ fence: outboundFence }), telemetry, clockMs(options.now ?? nowSeconds));
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -185,6 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connector,
     outboundFence,
     reportRenderer: options.reportRenderer ?? inProcessReportRenderer,
+    telemetry,
   };
   const services = buildServices(deps, options.loginLimits);
 

@@ -6,6 +6,7 @@ import type { ServiceKeys } from './crypto/keys.js';
 import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { ReportRenderer } from './evaluation/report/renderer.js';
+import type { Telemetry } from './telemetry/types.js';
 
 /** What services are built from. Each service narrows it with Pick<> to what it uses. */
 export interface Deps {
@@ -33,4 +34,6 @@ export interface Deps {
    * (with `tables`, the next commit that may have changed those tables); undefined on PostgreSQL.
    */
   readVersion?: ((tables?: readonly string[]) => string) | undefined;
+  /** Where counters, latencies, spans and logs go (src/telemetry/types.ts); noTelemetry unless the runtime wires the recorder. */
+  telemetry: Telemetry;
 }

@@ -22,6 +22,18 @@ export interface AgentTarget {
   rateLimitPerMinute?: number | null | undefined;
   /** Whose ceiling this call counts against (the agent id; a campaign's URL target: the URL). */
   rateKey: string;
+  /**
+   * Record the call in telemetry (src/connector/recorded.ts): the team and labels (`evaluation_id`,
+   * `campaign_id`, `agent_configuration_id`) of an evaluation's or a campaign's calls. Absent: not recorded.
+   */
+  telemetry?: CallTelemetry | undefined;
+}
+
+export interface CallTelemetry {
+  teamId: string;
+  labels: Readonly<Record<string, string>>;
+  /** The agent's name, for the `invoke_agent {name}` span of an A2A call. */
+  agentName?: string | undefined;
 }
 
 export interface Turn {

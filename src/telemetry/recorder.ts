@@ -166,6 +166,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
   };
 }
 
+/**
+ * Epoch milliseconds on Warden's clock (`Deps.now`, whole seconds) with the real clock's
+ * milliseconds: the real time in the service, the test clock's seconds in tests.
+ */
+export const clockMs = (now: () => number) => () => now() * 1000 + (Date.now() % 1000);
+
 /** Records into every one of `sinks` (the store and, with OTEL_EXPORTER_OTLP_ENDPOINT, the exporter). */
 export function fanOut(...sinks: Telemetry[]): Telemetry {
   return {
