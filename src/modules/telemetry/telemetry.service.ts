@@ -45,7 +45,8 @@ function otlpSpan(span: StoredSpan) {
 }
 
 export function createTelemetryService(deps: Pick<Deps, 'db' | 'dialect' | 'now'>) {
-  const cumulative = new CumulativeState(BigInt(deps.now()) * 1_000_000_000n);
+  // Exporters stamp their series' start with their real clocks: compared with this process's real start.
+  const cumulative = new CumulativeState(BigInt(Date.now()) * 1_000_000n);
 
   /** The team a read acts on, after the permission check (another team's data answers 404). */
   const readTeam = (principal: Principal, teamId: string | undefined) => {
