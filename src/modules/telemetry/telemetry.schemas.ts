@@ -10,7 +10,7 @@ const TeamId = () => Type.Optional(Uuid({ description: "Team ID (the caller's pr
 const Filter = (description: string) => Type.Optional(Nullable(Type.String({ maxLength: 255, description })));
 const TIME_RANGE_VALUES = ['15m', '30m', '1h', '2h', '6h', '1d', '7d', '30d'] as const;
 const TimeRange = (def: string, description: string) =>
-  Type.Optional(Type.Unsafe<(typeof TIME_RANGE_VALUES)[number]>({ type: 'string', enum: [...TIME_RANGE_VALUES], description, default: def, title: 'Time Range' }));
+  Type.Optional(Type.Unsafe<(typeof TIME_RANGE_VALUES)[number]>({ type: 'string', enum: [...TIME_RANGE_VALUES], description, default: def }));
 const Direction = Type.Unsafe<'forward' | 'backward'>({ type: 'string', enum: ['forward', 'backward'] });
 
 export const MetricNameParams = Type.Object({ metric_name: Type.String({ maxLength: 255, title: 'Metric Name' }) });
