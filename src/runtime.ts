@@ -67,14 +67,14 @@ export function lockDatabaseForService(config: Config): ProcessLock | undefined 
  * hourly past WARDEN_TELEMETRY_RETENTION_DAYS, and, with OTEL_EXPORTER_OTLP_ENDPOINT set, the
  * OpenTelemetry SDK's exporter beside it (imported only then: a start without it loads no SDK).
  */
-async function startTelemetry(config: Config, db: Database['db']) {
+async function startTelemetry(config: Config, db: Database['db'], dialect: Database['dialect']) {
   const handle = {
     log: (_message: string) => {},
     sink: noTelemetry as Telemetry,
     close: async () => {},
   };
   const recorder = createRecorder({
-    write: (batch) => writeTelemetry(db, batch),
+    write: (batch) => writeTelemetry(db, dialect, batch),
     prune: () => pruneTelemetry(db, Date.now(), config.telemetryRetentionDays),
     onError: (error) => handle.log(`telemetry: a batch could not be written: ${reason(error)}`),
   });
@@ -93,7 +93,7 @@ export async function startFromConfig(config: Config) {
   try {
     await migrateToLatest(database.db, database.dialect, database.schema);
     const keys = deriveKeys(serviceSecret(config));
-    const telemetry = await startTelemetry(config, database.db);
+    const telemetry = await startTelemetry(config, database.db, database.dialect);
     const app = await buildApp({
       database,
       keys,

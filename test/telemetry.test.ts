@@ -18,7 +18,7 @@ let db: Kysely<DB> | undefined;
 
 beforeAll(async () => {
   let clockNow = () => Math.floor(Date.now() / 1000);
-  recorder = createRecorder({ write: (batch) => writeTelemetry(db!, batch), nowMs: () => clockMs(clockNow)(), flushMs: 60_000 });
+  recorder = createRecorder({ write: (batch) => writeTelemetry(db!, t.database.dialect, batch), nowMs: () => clockMs(clockNow)(), flushMs: 60_000 });
   t = await buildTestApp({ app: { telemetry: recorder } });
   // Real time: spans sent by the OpenTelemetry SDK carry the machine's clock.
   t.clock.current = Math.floor(Date.now() / 1000);

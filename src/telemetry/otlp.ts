@@ -1,11 +1,10 @@
-import { BinaryReader, WireType } from '@bufbuild/protobuf/wire';
 import type { MetricPoint, TelemetryBatch } from './store.js';
 import type { AttributeValue, LogEntry, SpanRecord } from './types.js';
 
 /**
- * OTLP/HTTP payloads (issue 29, docs/telemetry.md "OTLP"): protobuf (read with
- * @bufbuild/protobuf's wire reader against the field numbers of opentelemetry-proto v1's
- * trace, metrics, logs and common messages, transcribed below) and OTLP/JSON, both turned into
+ * OTLP/HTTP payloads (issue 29, docs/telemetry.md "OTLP"): protobuf (read against the field
+ * numbers of opentelemetry-proto v1's trace, metrics, logs and common messages, transcribed
+ * below, by the small wire reader `Wire`) and OTLP/JSON, both turned into
  * the same plain shape (OTLP/JSON's: camelCase names, hex ids) and then into Warden's records.
  */
 
@@ -106,60 +105,132 @@ const SCHEMA: Record<string, MessageSchema> = {
   },
 };
 
-const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-const MAX_DEPTH = 32;
+/**
+ * The protobuf wire format over one Buffer, without an object per nested message: a nested
+ * message is read in place between two offsets. (@bufbuild/protobuf's BinaryReader, one per
+ * message, measured 50–350 ms for a batch of 1,000 spans here; docs/telemetry.md, "Speed".)
+ */
+class Wire {
+  constructor(
+    readonly buf: Buffer,
+    public pos: number,
+    readonly end: number,
+  ) {}
 
-function scalar(reader: BinaryReader, type: FieldType): unknown {
-  switch (type) {
-    case 'string':
-      return reader.string();
-    case 'bytes':
-      return reader.bytes();
-    case 'hex':
-      return hex(reader.bytes());
-    case 'fixed64':
-      return BigInt(reader.fixed64());
-    case 'sfixed64':
-      return BigInt(reader.sfixed64());
-    case 'int64':
-      return BigInt(reader.int64());
-    case 'double':
-      return reader.double();
-    case 'enum':
-      return reader.int32();
-    case 'bool':
-      return reader.bool();
-    case 'fixed32':
-      return reader.fixed32();
-    case 'uint32':
-      return reader.uint32();
+  varint(): number {
+    let result = 0;
+    let shift = 1;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new OtlpError('truncated varint');
+      const byte = this.buf[this.pos++]!;
+      result += (byte & 0x7f) * shift;
+      if (byte < 0x80) return result;
+      shift *= 128;
+    }
+    throw new OtlpError('malformed varint');
+  }
+
+  /** An int64 varint, two's complement for negatives. */
+  int64(): bigint {
+    let result = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new OtlpError('truncated varint');
+      const byte = this.buf[this.pos++]!;
+      result |= BigInt(byte & 0x7f) << shift;
+      if (byte < 0x80) return BigInt.asIntN(64, result);
+      shift += 7n;
+    }
+    throw new OtlpError('malformed varint');
+  }
+
+  take(size: number): number {
+    const at = this.pos;
+    if (size < 0 || at + size > this.end) throw new OtlpError('truncated message');
+    this.pos += size;
+    return at;
+  }
+
+  skip(wireType: number): void {
+    if (wireType === 0) this.varint();
+    else if (wireType === 1) this.take(8);
+    else if (wireType === 2) this.take(this.varint());
+    else if (wireType === 5) this.take(4);
+    else throw new OtlpError(`unsupported wire type ${wireType}`);
   }
 }
 
-function decode(bytes: Uint8Array, message: string, depth: number): Record<string, unknown> {
+const MAX_DEPTH = 32;
+
+function scalar(wire: Wire, type: FieldType): unknown {
+  const { buf } = wire;
+  switch (type) {
+    case 'string': {
+      const size = wire.varint();
+      const at = wire.take(size);
+      return buf.toString('utf8', at, at + size);
+    }
+    case 'bytes': {
+      const size = wire.varint();
+      const at = wire.take(size);
+      return buf.subarray(at, at + size);
+    }
+    case 'hex': {
+      const size = wire.varint();
+      const at = wire.take(size);
+      return buf.toString('hex', at, at + size);
+    }
+    case 'fixed64':
+      return buf.readBigUInt64LE(wire.take(8));
+    case 'sfixed64':
+      return buf.readBigInt64LE(wire.take(8));
+    case 'int64':
+      return wire.int64();
+    case 'double':
+      return buf.readDoubleLE(wire.take(8));
+    case 'enum':
+    case 'uint32':
+      return wire.varint();
+    case 'bool':
+      return wire.varint() !== 0;
+    case 'fixed32':
+      return buf.readUInt32LE(wire.take(4));
+  }
+}
+
+function decode(wire: Wire, end: number, message: string, depth: number): Record<string, unknown> {
   if (depth > MAX_DEPTH) throw new OtlpError('the message nests too deeply');
   const schema = SCHEMA[message]!;
-  const reader = new BinaryReader(bytes);
   const out: Record<string, unknown> = {};
-  while (reader.pos < reader.len) {
-    const [fieldNo, wireType] = reader.tag();
+  while (wire.pos < end) {
+    const tag = wire.varint();
+    const fieldNo = Math.floor(tag / 8);
+    const wireType = tag & 7;
     const field = schema[fieldNo];
     if (field === undefined) {
-      reader.skip(wireType, fieldNo);
+      wire.skip(wireType);
       continue;
     }
-    const nested = SCHEMA[field.type] !== undefined;
-    let values: unknown[];
-    if (nested) values = [decode(reader.bytes(), field.type, depth + 1)];
-    else if (field.repeated && wireType === WireType.LengthDelimited && field.type !== 'string' && field.type !== 'bytes') {
+    let value: unknown;
+    if (SCHEMA[field.type] !== undefined) {
+      if (wireType !== 2) throw new OtlpError(`field ${field.name} is not a message`);
+      const size = wire.varint();
+      const at = wire.take(size);
+      const inner = new Wire(wire.buf, at, at + size);
+      value = decode(inner, at + size, field.type, depth + 1);
+    } else if (field.repeated && wireType === 2 && field.type !== 'string' && field.type !== 'bytes') {
       // A packed repeated scalar.
-      const packed = new BinaryReader(reader.bytes());
-      values = [];
-      while (packed.pos < packed.len) values.push(scalar(packed, field.type as FieldType));
-    } else values = [scalar(reader, field.type as FieldType)];
-    if (field.repeated) ((out[field.name] ??= []) as unknown[]).push(...values);
-    else out[field.name] = values[0];
+      const size = wire.varint();
+      const at = wire.take(size);
+      const packed = new Wire(wire.buf, at, at + size);
+      const list = ((out[field.name] ??= []) as unknown[]);
+      while (packed.pos < packed.end) list.push(scalar(packed, field.type as FieldType));
+      continue;
+    } else value = scalar(wire, field.type as FieldType);
+    if (field.repeated) ((out[field.name] ??= []) as unknown[]).push(value);
+    else out[field.name] = value;
   }
+  if (wire.pos !== end) throw new OtlpError('truncated message');
   return out;
 }
 
@@ -169,10 +240,11 @@ const ROOT: Record<Signal, string> = { traces: 'TracesData', metrics: 'MetricsDa
 /** A protobuf Export*ServiceRequest (same fields as *Data) in the OTLP/JSON shape. */
 export function decodeProtobuf(signal: Signal, bytes: Uint8Array): Record<string, unknown> {
   try {
-    return decode(bytes, ROOT[signal], 0);
+    const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return decode(new Wire(buf, 0, buf.length), buf.length, ROOT[signal], 0);
   } catch (error) {
-    if (error instanceof OtlpError) throw error;
-    throw new OtlpError(`the body is not a valid OTLP ${signal} protobuf message`);
+    const why = error instanceof OtlpError ? ` (${error.message})` : '';
+    throw new OtlpError(`the body is not a valid OTLP ${signal} protobuf message${why}`);
   }
 }
 
@@ -186,12 +258,14 @@ const nanos = (value: unknown): bigint => {
   if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
   return 0n;
 };
+/** PostgreSQL stores no NUL character (docs/decisions.md, "NUL characters"): OTLP text drops them. */
+const clean = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
 const num = (value: unknown): number => (typeof value === 'bigint' ? Number(value) : typeof value === 'string' ? Number(value) : typeof value === 'number' ? value : 0);
 
 /** An AnyValue as one attribute value: scalars as they are, arrays, maps and bytes as JSON text. */
 function anyValue(value: Json | undefined): AttributeValue | undefined {
   if (value === undefined || value === null) return undefined;
-  if (value.stringValue !== undefined) return String(value.stringValue);
+  if (value.stringValue !== undefined) return clean(String(value.stringValue));
   if (value.boolValue !== undefined) return Boolean(value.boolValue);
   if (value.intValue !== undefined) return num(value.intValue);
   if (value.doubleValue !== undefined) return num(value.doubleValue);
@@ -205,7 +279,7 @@ function attributes(list: unknown): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
   for (const kv of asArray(list)) {
     const value = anyValue(kv.value as Json | undefined);
-    if (typeof kv.key === 'string' && value !== undefined) out[kv.key] = value;
+    if (typeof kv.key === 'string' && value !== undefined) out[clean(kv.key)] = value;
   }
   return out;
 }
@@ -242,12 +316,12 @@ export function spansOf(request: Json, teamId: string): { spans: SpanRecord[]; r
           traceId: span.traceId.toLowerCase(),
           spanId: span.spanId.toLowerCase(),
           parentSpanId: parent,
-          name: String(span.name ?? ''),
+          name: clean(String(span.name ?? '')),
           kind: KINDS[enumOf(span.kind, ['unspecified', ...KINDS.slice(1)], 'SPAN_KIND_')] ?? 'internal',
           startNs: nanos(span.startTimeUnixNano),
           endNs: nanos(span.endTimeUnixNano),
           status: STATUS[code] ?? 'unset',
-          statusMessage: typeof span.status?.message === 'string' && span.status.message !== '' ? span.status.message : undefined,
+          statusMessage: typeof span.status?.message === 'string' && span.status.message !== '' ? clean(span.status.message) : undefined,
           serviceName,
           attributes: attributes(span.attributes),
           teamId,
@@ -338,7 +412,7 @@ export function pointsOf(request: Json, teamId: string, state: CumulativeState):
     const service = serviceOf(resource);
     for (const sm of asArray(rm.scopeMetrics)) {
       for (const metric of asArray(sm.metrics)) {
-        const name = String(metric.name ?? '');
+        const name = clean(String(metric.name ?? ''));
         const data = (metric.sum ?? metric.histogram) as Json | undefined;
         if (name === '' || data === undefined) {
           skipped++;

@@ -202,7 +202,7 @@ export function createTelemetryService(deps: Pick<Deps, 'db' | 'dialect' | 'now'
       }
       if (typeof request !== 'object' || request === null) throw new AppError('bad_request', `The body is not valid OTLP/JSON for ${signal}`);
       const { batch, rejected } = batchOf(signal, request, team, cumulative, BigInt(deps.now()) * 1_000_000_000n);
-      await repo.writeTelemetry(deps.db, batch);
+      await repo.writeTelemetry(deps.db, deps.dialect, batch);
       if (rejected === 0) return {};
       const field = signal === 'traces' ? 'rejectedSpans' : signal === 'metrics' ? 'rejectedDataPoints' : 'rejectedLogRecords';
       const reason = signal === 'traces' ? 'spans without a valid trace or span id' : 'gauges, summaries and exponential histograms are not stored';
