@@ -44,7 +44,8 @@ const app = await buildApp({
 const admin = { email: 'bench@warden.local', password: 'bench-password' };
 await app.services.identity.bootstrapAdmin(admin);
 const token = (await app.inject({ method: 'POST', url: '/v1/auth/jwt/login', payload: admin })).json().access_token;
-const key = (await app.inject({ method: 'POST', url: '/v1/api-keys/', headers: { authorization: `Bearer ${token}` }, payload: { name: 'bench', permissions: ['telemetry:write'] } })).json().key;
+const key = (await app.inject({ method: 'POST', url: '/v1/api-keys/', headers: { authorization: `Bearer ${token}` }, payload: { name: 'bench',
+  permissions: ['telemetry:write'] } })).json().key;
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
 /** A span as the SDK's serializer reads it (sdk-trace-base's ReadableSpan). */
@@ -87,7 +88,8 @@ await Promise.all(
   Array.from({ length: SENDERS }, async () => {
     while (next < requests.length) {
       const body = requests[next++];
-      const res = await fetch(`${address}/v1/otlp/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-protobuf' }, body });
+      const res = await fetch(`${address}/v1/otlp/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${key}`,
+        'content-type': 'application/x-protobuf' }, body });
       if (res.status !== 200) failures++;
       await res.arrayBuffer();
     }
@@ -95,7 +97,8 @@ await Promise.all(
 );
 const seconds = (performance.now() - startedAt) / 1000;
 const stored = Number((await database.db.selectFrom('telemetry_spans').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-log(`OTLP ingest on SQLite: ${stored} spans stored in ${seconds.toFixed(2)} s = ${Math.round(stored / seconds)} spans/s (target ≥ 20,000), ${failures} failed requests`);
+const rate = Math.round(stored / seconds);
+log(`OTLP ingest on SQLite: ${stored} spans stored in ${seconds.toFixed(2)} s = ${rate} spans/s (target ≥ 20,000), ${failures} failed requests`);
 
 // The same batches without HTTP: decoding and the batch writer alone (what a faster transport could reach).
 const direct = performance.now();
@@ -105,7 +108,8 @@ for (const body of requests.slice(0, Math.min(requests.length, 50))) {
   await writeTelemetry(database.db, database.dialect, batch);
 }
 const directSpans = Math.min(requests.length, 50) * BATCH;
-log(`decode + write without HTTP: ${Math.round(directSpans / ((performance.now() - direct) / 1000))} spans/s (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
+const directRate = Math.round(directSpans / ((performance.now() - direct) / 1000));
+log(`decode + write without HTTP: ${directRate} spans/s (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
 
 // The recorder at 1,000 gateway calls a second (count + observe + span per call), then the count of what was lost.
 const CALLS_PER_SECOND = 1000;
@@ -118,7 +122,9 @@ for (let second = 0; second < SECONDS; second++) {
       const labels = { agent_configuration_id: `agent-${i % 10}` };
       recorder.count('gateway_requests_total', labels, 'bench-team');
       recorder.observe('gateway_request_duration_seconds', 0.001 * (i % 50), labels, 'bench-team');
-      recorder.span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), name: 'chat gpt-4o', startNs: BigInt(now) * 1_000_000n, endNs: BigInt(now) * 1_000_000n + 1000n, status: 'ok', serviceName: 'warden', attributes: labels, teamId: 'bench-team' });
+      recorder.span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), name: 'chat gpt-4o',
+        startNs: BigInt(now) * 1_000_000n, endNs: BigInt(now) * 1_000_000n + 1000n, status: 'ok', serviceName: 'warden', attributes: labels,
+          teamId: 'bench-team' });
     }
     burstMs += performance.now() - tickStart;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -127,7 +133,9 @@ for (let second = 0; second < SECONDS; second++) {
 const CALLS = CALLS_PER_SECOND * SECONDS;
 await recorder.close();
 const stats = recorder.stats();
-log(`recorder: ${stats.recorded} records in ${burstMs.toFixed(0)} ms of recording calls (${((burstMs * 1000) / CALLS).toFixed(2)} µs per gateway call); written ${stats.written}, dropped ${stats.dropped}, failed ${stats.failed}`);
+const perCall = ((burstMs * 1000) / CALLS).toFixed(2);
+log(`recorder: ${stats.recorded} records in ${burstMs.toFixed(0)} ms of recording calls (${perCall} µs per gateway call)`);
+log(`recorder: written ${stats.written}, dropped ${stats.dropped}, failed ${stats.failed}`);
 
 await app.close();
 await database.close();

@@ -160,7 +160,8 @@ describe('OTLP receiver', () => {
     const key = await createApiKey(t.app, world.teamA.member.token, ['telemetry:write']);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const exporter = new OTLPTraceExporter({ url: `${address}/v1/otlp/v1/traces`, headers: { authorization: `Bearer ${key}` } });
-    const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'sdk-agent' }), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'sdk-agent' }),
+      spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const tracer = provider.getTracer('test');
     const root = tracer.startSpan('invoke_agent helper', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'app.case': 'otlp-sdk' } });
     root.end();
@@ -187,7 +188,8 @@ describe('OTLP receiver', () => {
               metrics: [
                 {
                   name: 'otlp_calls_total',
-                  sum: { aggregationTemporality: temporality, isMonotonic: true, dataPoints: [{ startTimeUnixNano: String(start), timeUnixNano: String(nowNs), asInt: String(value) }] },
+                  sum: { aggregationTemporality: temporality, isMonotonic: true, dataPoints: [{ startTimeUnixNano: String(start),
+                    timeUnixNano: String(nowNs), asInt: String(value) }] },
                 },
               ],
             },
@@ -196,7 +198,8 @@ describe('OTLP receiver', () => {
       ],
     });
     const post = (signal: string, body: unknown, headers: Record<string, string> = {}, token = key) =>
-      t.app.inject({ method: 'POST', url: `/v1/otlp/v1/${signal}`, headers: { ...bearer(token), 'content-type': 'application/json', ...headers }, payload: body as string });
+      t.app.inject({ method: 'POST', url: `/v1/otlp/v1/${signal}`, headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+        payload: body as string });
     const later = BigInt(Date.now()) * 1_000_000n;
     expect((await post('metrics', JSON.stringify(sum(5, 2, later)))).statusCode).toBe(200);
     expect((await post('metrics', JSON.stringify(sum(8, 2, later)))).statusCode).toBe(200);

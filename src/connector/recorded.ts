@@ -36,7 +36,8 @@ export function recordedConnector(connector: AgentConnectorHandle, telemetry: Te
         serviceName: 'warden',
         attributes: {
           'gen_ai.operation.name': chat ? 'chat' : 'invoke_agent',
-          ...(chat ? { 'gen_ai.system': 'openai', 'gen_ai.request.model': target.modelName ?? 'unknown' } : { 'gen_ai.agent.name': context.agentName ?? 'agent' }),
+          ...(chat ? { 'gen_ai.system': 'openai',
+            'gen_ai.request.model': target.modelName ?? 'unknown' } : { 'gen_ai.agent.name': context.agentName ?? 'agent' }),
           ...labels,
           'warden.attempts': result.attempts,
           ...(result.ok ? {} : { 'error.type': result.kind, ...(result.status === undefined ? {} : { 'http.response.status_code': result.status }) }),
@@ -48,7 +49,8 @@ export function recordedConnector(connector: AgentConnectorHandle, telemetry: Te
       if (!result.ok) {
         telemetry.count('agent_errors_total', labels, teamId);
         // The error text is the connector's own, which never holds the key (src/connector/types.ts).
-        telemetry.log({ timeNs: endNs, severity: 'warn', body: `agent call failed (${result.kind}): ${result.error}`, labels: { service_name: 'warden', ...labels }, traceId, spanId, teamId });
+        telemetry.log({ timeNs: endNs, severity: 'warn', body: `agent call failed (${result.kind}): ${result.error}`,
+          labels: { service_name: 'warden', ...labels }, traceId, spanId, teamId });
       }
       return result;
     },

@@ -69,7 +69,9 @@ export function parseLogQuery(text: string): LogQuery {
   const filters: LineFilter[] = [];
   let i = skip(text, 0);
   if (text[i] !== '{') {
-    throw new QueryLanguageError('a LogQL query starts with a stream selector such as {service_name="warden"}; metric queries (rate, count_over_time, …) are not supported');
+    throw new QueryLanguageError(
+      'a LogQL query starts with a stream selector such as {service_name="warden"}; metric queries (rate, count_over_time, …) are not supported',
+    );
   }
   i = skip(text, i + 1);
   while (text[i] !== '}') {
@@ -96,7 +98,8 @@ export function parseLogQuery(text: string): LogQuery {
       continue;
     }
     const rest = text.slice(i, i + 20);
-    if (text.startsWith('|~', i) || text.startsWith('!~', i)) throw new QueryLanguageError(`regular-expression line filters (${text.slice(i, i + 2)}) are not supported: use |= or !=`);
+    if (text.startsWith('|~', i) || text.startsWith('!~',
+      i)) throw new QueryLanguageError(`regular-expression line filters (${text.slice(i, i + 2)}) are not supported: use |= or !=`);
     if (text[i] === '|') throw new QueryLanguageError(`pipeline stages other than line filters are not supported (at "${rest.trim()}")`);
     throw new QueryLanguageError(`unexpected "${rest.trim()}" after the stream selector`);
   }

@@ -260,7 +260,8 @@ const nanos = (value: unknown): bigint => {
 };
 /** PostgreSQL stores no NUL character (docs/decisions.md, "NUL characters"): OTLP text drops them. */
 const clean = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
-const num = (value: unknown): number => (typeof value === 'bigint' ? Number(value) : typeof value === 'string' ? Number(value) : typeof value === 'number' ? value : 0);
+const num = (value: unknown): number =>
+  typeof value === 'bigint' || typeof value === 'string' ? Number(value) : typeof value === 'number' ? value : 0;
 
 /** An AnyValue as one attribute value: scalars as they are, arrays, maps and bytes as JSON text. */
 function anyValue(value: Json | undefined): AttributeValue | undefined {
@@ -271,7 +272,9 @@ function anyValue(value: Json | undefined): AttributeValue | undefined {
   if (value.doubleValue !== undefined) return num(value.doubleValue);
   if (value.arrayValue !== undefined) return JSON.stringify(asArray(value.arrayValue.values).map((v) => anyValue(v) ?? null));
   if (value.kvlistValue !== undefined) return JSON.stringify(attributes(value.kvlistValue.values));
-  if (value.bytesValue !== undefined) return value.bytesValue instanceof Uint8Array ? Buffer.from(value.bytesValue).toString('base64') : String(value.bytesValue);
+  if (value.bytesValue !== undefined) {
+    return value.bytesValue instanceof Uint8Array ? Buffer.from(value.bytesValue).toString('base64') : String(value.bytesValue);
+  }
   return undefined;
 }
 
@@ -348,7 +351,8 @@ function severityOf(record: Json): LogEntry['severity'] {
   return 'info';
 }
 
-const LABEL_ATTRIBUTES = ['agent_configuration_id', 'evaluation_id', 'campaign_id', 'test_id', 'probe_id', 'job', 'exporter', 'deployment.environment'] as const;
+const LABEL_ATTRIBUTES = ['agent_configuration_id', 'evaluation_id', 'campaign_id', 'test_id', 'probe_id', 'job', 'exporter',
+  'deployment.environment'] as const;
 
 /** Log records of an ExportLogsServiceRequest: stream labels from the resource's service and the usual label attributes. */
 export function logsOf(request: Json, teamId: string, nowNs: bigint): LogEntry[] {
@@ -435,7 +439,8 @@ export function pointsOf(request: Json, teamId: string, state: CumulativeState):
             const sum = num(dp.sum);
             const [sumDelta, ...countDeltas] = temporality === DELTA ? [sum, ...counts] : state.delta(key, start, [sum, ...counts]);
             const total = countDeltas.reduce((a, b) => a + b, 0);
-            if (total > 0) points.push({ teamId, name, atMs, labels, kind: 'histogram', value: sumDelta ?? 0, count: total, histogram: { bounds, counts: countDeltas } });
+            if (total > 0) points.push({ teamId, name, atMs, labels, kind: 'histogram', value: sumDelta ?? 0, count: total, histogram: { bounds,
+              counts: countDeltas } });
           }
         }
       }

@@ -29,7 +29,8 @@ describe('the LogQL subset', () => {
 
 describe('the TraceQL subset', () => {
   it('reads attribute equalities, intrinsics and durations', () => {
-    expect(parseTraceQuery('{ .gen_ai.request.model = "gpt-4o" && span.n != 3 && resource.service.name = "dome" && status = error && duration >= 1.5s }')).toEqual([
+    const query = '{ .gen_ai.request.model = "gpt-4o" && span.n != 3 && resource.service.name = "dome" && status = error && duration >= 1.5s }';
+    expect(parseTraceQuery(query)).toEqual([
       { field: 'attribute', key: 'gen_ai.request.model', op: '=', value: 'gpt-4o' },
       { field: 'attribute', key: 'n', op: '!=', value: 3 },
       { field: 'service', op: '=', value: 'dome' },

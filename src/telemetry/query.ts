@@ -70,7 +70,8 @@ export interface Series {
 
 /** A counter's increases summed per step, one series per agent configuration (steps without data are 0). */
 export async function counterSeries(db: Kysely<DB>, teamId: string, name: string, window: Window, stepMs: number, filters: PointFilters): Promise<Series[]> {
-  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', '=', 'sum').select(['at_ms', 'value', 'labels', 'agent_configuration_id']).execute();
+  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', '=', 'sum').select(['at_ms', 'value', 'labels',
+    'agent_configuration_id']).execute();
   const steps = Math.max(1, Math.ceil((window.toMs - window.fromMs) / stepMs));
   const series = new Map<string | null, number[]>();
   for (const row of rows) {
@@ -135,7 +136,8 @@ export async function latencyPercentiles(
   percentiles: readonly number[],
   filters: PointFilters,
 ): Promise<LatencySeries[]> {
-  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', 'in', ['samples', 'histogram']).select(['at_ms', 'kind', 'data', 'labels']).execute();
+  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', 'in', ['samples', 'histogram']).select(['at_ms', 'kind', 'data',
+    'labels']).execute();
   const steps = new Map<number, Array<[number, number]>>();
   for (const row of rows) {
     if (row.data === null || !labelsMatch(row.labels, filters.other)) continue;
@@ -191,7 +193,8 @@ export async function queryLogs(
       .where('time_ns', '<=', String(window.toNs));
     if (cursor !== null) query = query.where('time_ns', direction === 'backward' ? '<=' : '>=', cursor.ns);
     const order = direction === 'backward' ? 'desc' : 'asc';
-    const rows: Array<{ time_ns: number | string; body: string; labels: string }> = await query.orderBy('time_ns', order).limit(LOG_PAGE).offset(cursor?.skip ?? 0).execute();
+    const rows: Array<{ time_ns: number | string; body: string; labels: string }> = await query.orderBy('time_ns',
+      order).limit(LOG_PAGE).offset(cursor?.skip ?? 0).execute();
     for (const row of rows) {
       scanned++;
       const labels = JSON.parse(row.labels) as Record<string, string>;
@@ -250,7 +253,9 @@ const STATUS = new Set(['ok', 'error', 'unset']);
 /** Traces of the window with a span meeting the TraceQL conditions and the filters, newest first. */
 export async function searchTraces(db: Kysely<DB>, dialect: Dialect, teamId: string, search: TraceSearch): Promise<TraceSummary[]> {
   const conditions = search.traceql === undefined || search.traceql.trim() === '' ? [] : parseTraceQuery(search.traceql);
-  for (const c of conditions) if (c.field === 'status' && !STATUS.has(c.value)) throw new QueryLanguageError(`status is ok, error or unset; got ${JSON.stringify(c.value)}`);
+  for (const c of conditions) {
+    if (c.field === 'status' && !STATUS.has(c.value)) throw new QueryLanguageError(`status is ok, error or unset; got ${JSON.stringify(c.value)}`);
+  }
   let matching = db
     .selectFrom('telemetry_spans')
     .select('trace_id')
@@ -276,7 +281,8 @@ export async function searchTraces(db: Kysely<DB>, dialect: Dialect, teamId: str
   if (search.maxDurationMs !== undefined) traces = traces.having(sql`max(end_ns) - min(start_ns)`, '<=', String(BigInt(search.maxDurationMs) * 1_000_000n));
   if (search.serviceName !== undefined) {
     traces = traces.where('trace_id', 'in', (eb) =>
-      eb.selectFrom('telemetry_spans').select('trace_id').where('team_id', '=', teamId).where('parent_span_id', 'is', null).where('service_name', '=', search.serviceName!),
+      eb.selectFrom('telemetry_spans').select('trace_id').where('team_id', '=', teamId).where('parent_span_id', 'is', null).where('service_name', '=',
+        search.serviceName!),
     );
   }
   const rows = await traces.orderBy(sql`min(start_ns)`, 'desc').limit(search.limit).execute();
@@ -324,7 +330,8 @@ export interface StoredSpan {
 
 /** Every span of one trace of the team, oldest first; empty when the team has none of it. */
 export async function traceSpans(db: Kysely<DB>, teamId: string, traceId: string): Promise<StoredSpan[]> {
-  const rows = await db.selectFrom('telemetry_spans').selectAll().where('team_id', '=', teamId).where('trace_id', '=', traceId).orderBy('start_ns', 'asc').limit(10_000).execute();
+  const rows = await db.selectFrom('telemetry_spans').selectAll().where('team_id', '=', teamId).where('trace_id', '=', traceId).orderBy('start_ns',
+    'asc').limit(10_000).execute();
   return rows.map((r) => ({
     traceId: r.trace_id,
     spanId: r.span_id,

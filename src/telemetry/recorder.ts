@@ -87,7 +87,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
         const key = `${entry.type}\u0000${seriesKey(entry.name, entry.teamId, entry.labels)}`;
         let point = points.get(key);
         if (point === undefined) {
-          point = { teamId: entry.teamId, name: entry.name, atMs: entry.atMs, labels: entry.labels, kind: entry.type === 'count' ? 'sum' : 'samples', value: 0, count: 0 };
+          point = { teamId: entry.teamId, name: entry.name, atMs: entry.atMs, labels: entry.labels, kind: entry.type === 'count' ? 'sum' : 'samples',
+            value: 0, count: 0 };
           if (entry.type === 'observe') point.samples = [];
           points.set(key, point);
         }

@@ -133,7 +133,10 @@ export async function writeTelemetry(db: Kysely<DB>, dialect: Dialect, batch: Te
   });
 }
 
-/** A log line's stream labels (Loki-shaped): its own labels plus `level` (and `service_name`, OpenTelemetry's `unknown_service` when absent), sorted by name. */
+/**
+ * A log line's stream labels (Loki-shaped): its own labels plus `level` (and `service_name`,
+ * OpenTelemetry's `unknown_service` when absent), sorted by name.
+ */
 export function streamLabels(entry: LogEntry): Record<string, string> {
   const all: Record<string, string> = { service_name: 'unknown_service', ...entry.labels, level: entry.labels.level ?? entry.severity };
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -11,7 +11,8 @@ const spans = (traceId: string) => ({
   resourceSpans: [
     {
       resource: { attributes: [{ key: 'service.name', value: { stringValue: 'matrix' } }] },
-      scopeSpans: [{ spans: [{ traceId, spanId: randomBytes(8).toString('hex'), name: 'chat gpt-4o', startTimeUnixNano: `${Date.now()}000000`, endTimeUnixNano: `${Date.now() + 5}000000` }] }],
+      scopeSpans: [{ spans: [{ traceId, spanId: randomBytes(8).toString('hex'), name: 'chat gpt-4o', startTimeUnixNano: `${Date.now()}000000`,
+        endTimeUnixNano: `${Date.now() + 5}000000` }] }],
     },
   ],
 });

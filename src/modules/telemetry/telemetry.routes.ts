@@ -111,7 +111,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
   // The OTLP/HTTP receiver: bodies are read as bytes here (protobuf or JSON, maybe gzip) and decoded by the service.
   await app.register(async (otlp) => {
     otlp.removeAllContentTypeParsers();
-    otlp.addContentTypeParser([...PROTOBUF_TYPES, 'application/json'], { parseAs: 'buffer', bodyLimit: OTLP_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    otlp.addContentTypeParser([...PROTOBUF_TYPES, 'application/json'], { parseAs: 'buffer', bodyLimit: OTLP_BODY_LIMIT }, (_request, body,
+      done) => done(null, body));
     for (const signal of ['traces', 'metrics', 'logs'] as const satisfies readonly Signal[]) {
       otlp.post(
         `/v1/otlp/v1/${signal}`,
@@ -127,7 +128,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
         async (request, reply) => {
           const contentType = String(request.headers['content-type'] ?? '');
           const encoding = request.headers['content-encoding'];
-          const result = await telemetry.ingest(request.principal, signal, request.body as Buffer, contentType, encoding, (request.query as { team_id?: string }).team_id);
+          const result = await telemetry.ingest(request.principal, signal, request.body as Buffer, contentType, encoding,
+            (request.query as { team_id?: string }).team_id);
           if (contentType.includes('json')) return result;
           // Protobuf in, protobuf out: an empty Export*ServiceResponse is zero bytes.
           return reply.type('application/x-protobuf').send(Buffer.alloc(0));

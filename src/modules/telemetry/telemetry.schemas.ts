@@ -61,7 +61,8 @@ export const LogsQuery = Type.Object({
   search: Type.Optional(Nullable(Type.String({ maxLength: 1000, description: 'Substring search applied via LogQL pipeline' }))),
   logql: Type.Optional(Nullable(Type.String({ maxLength: 4000, description: 'Advanced LogQL expression (overrides generated selector when provided)' }))),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000, default: 200, description: 'Maximum log lines to return' })),
-  direction: Type.Optional(Type.Unsafe<'forward' | 'backward'>({ type: 'string', enum: ['forward', 'backward'], default: 'backward', description: 'Return order for log entries' })),
+  direction: Type.Optional(Type.Unsafe<'forward' | 'backward'>({ type: 'string', enum: ['forward', 'backward'], default: 'backward',
+    description: 'Return order for log entries' })),
   team_id: TeamId(),
 });
 export type LogsQuery = Static<typeof LogsQuery>;

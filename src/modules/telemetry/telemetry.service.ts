@@ -59,7 +59,8 @@ export function createTelemetryService(deps: Pick<Deps, 'db' | 'dialect' | 'now'
     const toMs = (deps.now() + 1) * 1000;
     return { fromMs: toMs - TIME_RANGES[range ?? fallback] * 1000, toMs };
   };
-  const filtersOf = (q: { agent_configuration_id?: string | null; evaluation_id?: string | null; test_id?: string | null; probe_id?: string | null }): PointFilters => {
+  type LabelQuery = { agent_configuration_id?: string | null; evaluation_id?: string | null; test_id?: string | null; probe_id?: string | null };
+  const filtersOf = (q: LabelQuery): PointFilters => {
     const other: Record<string, string> = {};
     if (given(q.test_id)) other.test_id = q.test_id!;
     if (given(q.probe_id)) other.probe_id = q.probe_id!;
@@ -129,7 +130,8 @@ export function createTelemetryService(deps: Pick<Deps, 'db' | 'dialect' | 'now'
         );
       const direction = q.direction ?? 'backward';
       const [fromNs, toNs] = [BigInt(window.fromMs) * 1_000_000n, BigInt(window.toMs) * 1_000_000n];
-      const { streams, next } = await queryLanguage(['query', 'logql'], () => repo.queryLogs(deps.db, team, query, { fromNs, toNs }, q.limit ?? 200, direction));
+      const { streams, next } = await queryLanguage(['query', 'logql'], () => repo.queryLogs(deps.db, team, query, { fromNs, toNs }, q.limit ?? 200,
+        direction));
       return { query, direction, start_ns: Number(fromNs), end_ns: Number(toNs), streams, next_timestamp: next };
     },
 
