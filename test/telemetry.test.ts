@@ -5,6 +5,7 @@ import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-tra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { DB } from '../src/db/schema.js';
+import { createOtlpExport } from '../src/telemetry/export.js';
 import { clockMs, createRecorder, type Recorder } from '../src/telemetry/recorder.js';
 import { writeTelemetry } from '../src/telemetry/store.js';
 import { bearer, buildTestApp, json, type TestApp } from './helpers/app.js';
@@ -223,5 +224,38 @@ describe('OTLP receiver', () => {
     expectDetail(await post('logs', JSON.stringify(logs), {}, reader), 403);
     expectDetail(await post('logs', 'not json'), 400);
     expect((await post('logs', 'x', { 'content-type': 'text/plain' })).statusCode).toBe(415);
+  });
+
+  it("exports Warden's own spans with the SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set (here: into Warden itself)", async () => {
+    const key = await createApiKey(t.app, world.teamA.member.token, ['telemetry:write']);
+    const address = t.app.server.listening ? `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}` : await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const saved = { ...process.env };
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `${address}/v1/otlp`;
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = `Authorization=Bearer ${key}`;
+    try {
+      const exported = createOtlpExport({ serviceName: 'warden-export-test' });
+      const traceId = 'ab'.repeat(16);
+      const startNs = BigInt(Date.now()) * 1_000_000n;
+      exported.span({
+        traceId,
+        spanId: 'cd'.repeat(8),
+        name: 'chat gpt-4o',
+        kind: 'client',
+        startNs,
+        endNs: startNs + 2_000_000n,
+        status: 'ok',
+        serviceName: 'warden',
+        attributes: { 'gen_ai.request.model': 'gpt-4o' },
+        teamId: world.teamA.id,
+      });
+      await exported.close();
+      t.clock.current = Math.floor(Date.now() / 1000) + 1;
+      const detail = json(await get(`/v1/telemetry/traces/${traceId}`));
+      const span = detail.batches[0].scopeSpans[0].spans[0];
+      expect(span).toMatchObject({ name: 'chat gpt-4o', kind: 'SPAN_KIND_CLIENT', spanId: 'cd'.repeat(8) });
+      expect(span.attributes).toContainEqual({ key: 'team_id', value: { stringValue: world.teamA.id } });
+    } finally {
+      process.env = saved;
+    }
   });
 });
