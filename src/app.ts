@@ -12,6 +12,8 @@ import {
   type CallRateLimiter,
   type OutboundRules,
 } from './connector/index.js';
+import { recordedConnector } from './connector/recorded.js';
+import { clockMs } from './telemetry/recorder.js';
 import type { ServiceKeys } from './crypto/keys.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -70,6 +72,8 @@ import { ruleRoutes } from './modules/rules/rules.routes.js';
 import { createRuleService } from './modules/rules/rules.service.js';
 import { createIdentityService } from './modules/identity/identity.service.js';
 import { teamAdminRoutes } from './modules/identity/team-admin.routes.js';
+import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
+import { createTelemetryService } from './modules/telemetry/telemetry.service.js';
 import { createTeamAdminService } from './modules/identity/team-admin.service.js';
 import { createA2aGateway } from './modules/gateway/a2a.service.js';
 import { createChatCompletionsGateway } from './modules/gateway/chat-completions.service.js';
@@ -126,7 +130,7 @@ export interface AppOptions {
    * `limiter` replaces both (tests).
    */
   gateway?: { redisUrl?: string | undefined; timeoutMs?: number | undefined; limiter?: CallRateLimiter | undefined } | undefined;
-  /** Where telemetry goes; absent: nowhere (noTelemetry). */
+  /** Where telemetry goes (runtime.ts: the batched recorder, and the OTLP export when configured); absent: noTelemetry. */
   telemetry?: Telemetry | undefined;
 }
 
@@ -176,6 +180,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     customHarnesses: createCustomHarnessService(deps),
     redteam: createRedteamService(deps),
     redteamResults: createRedteamResultService(deps),
+    telemetry: createTelemetryService(deps),
   };
 }
 export type Services = ReturnType<typeof buildServices>;
@@ -204,7 +209,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const outboundFence = createOutboundFence(options.outbound);
   const redisLimiter = options.gateway?.limiter === undefined && options.gateway?.redisUrl ? createRedisRateLimiter(options.gateway.redisUrl) : undefined;
   const limiter = options.gateway?.limiter ?? redisLimiter ?? processRateLimiter;
-  const connector = options.connector ?? createAgentConnector({ fence: outboundFence, limiter });
+  const telemetry = options.telemetry ?? noTelemetry;
+  // Evaluations' and campaigns' calls are recorded in telemetry by the connector (src/connector/recorded.ts).
+  const plainConnector = options.connector ?? createAgentConnector({ fence: outboundFence, limiter });
+  const connector = recordedConnector(plainConnector, telemetry, clockMs(options.now ?? nowSeconds));
   const deps: Deps = {
     db: options.database.db,
     dialect: options.database.dialect,
@@ -218,7 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connector,
     outboundFence,
     reportRenderer: options.reportRenderer ?? inProcessReportRenderer,
-    telemetry: options.telemetry ?? noTelemetry,
+    telemetry,
   };
   const services = buildServices(deps, options.loginLimits, { timeoutMs: options.gateway?.timeoutMs ?? 60_000, limiter });
 
@@ -368,6 +376,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await api.register(redteamRoutes, { redteam: services.redteam, results: services.redteamResults });
     await api.register(mcpRoutes, { inject: (request) => app.inject(request), version: '0.1.0' });
     await api.register(gatewayRoutes, { chatCompletions: services.chatCompletionsGateway, a2a: services.a2aGateway });
+    await api.register(telemetryRoutes, { telemetry: services.telemetry });
   });
   // The console's files and its client-side routes, after the API's: exact API paths win.
   const consoleServed = options.consoleDir !== undefined && (await registerConsole(app, options.consoleDir));

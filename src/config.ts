@@ -36,6 +36,10 @@ export interface Config {
   evaluationConcurrency: number;
   /** Attacks one red-team campaign has in flight at once (the agent's rate ceiling still applies). */
   redteamConcurrency: number;
+  /** Days telemetry is kept (WARDEN_TELEMETRY_RETENTION_DAYS, default 30; docs/telemetry.md). */
+  telemetryRetentionDays: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: when set, Warden also exports its own traces and metrics there. */
+  otlpExportEndpoint?: string | undefined;
   /** The gateway (docs/gateway.md). */
   gateway: GatewayConfig;
 }
@@ -230,6 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     evaluationConcurrency: parseInteger(env, 'WARDEN_EVALUATION_CONCURRENCY', 16, 1, 256),
     redteamConcurrency: parseInteger(env, 'WARDEN_REDTEAM_CONCURRENCY', 4, 1, 64),
+    telemetryRetentionDays: parseInteger(env, 'WARDEN_TELEMETRY_RETENTION_DAYS', 30, 1, 3650),
+    otlpExportEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined,
     outbound: parseOutbound(env),
     gateway: {
       redisUrl: parseRedisUrl(env.WARDEN_REDIS_URL),

@@ -34,6 +34,6 @@ export interface Deps {
    * (with `tables`, the next commit that may have changed those tables); undefined on PostgreSQL.
    */
   readVersion?: ((tables?: readonly string[]) => string) | undefined;
-  /** Where counters, latencies, spans and logs go (issue 29); `noTelemetry` records nothing. Never awaited. */
+  /** Where counters, latencies, spans and logs go (src/telemetry/types.ts); noTelemetry unless the runtime wires the recorder. */
   telemetry: Telemetry;
 }

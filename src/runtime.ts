@@ -4,7 +4,10 @@ import { workerReportRenderer } from './evaluation/report/renderer.js';
 import { sql } from 'kysely';
 import { ConfigError, type Config } from './config.js';
 import { deriveKeys, loadOrCreateSecret } from './crypto/keys.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, type Database } from './db/database.js';
+import { createRecorder, fanOut } from './telemetry/recorder.js';
+import { pruneTelemetry, writeTelemetry } from './telemetry/store.js';
+import { noTelemetry, type Telemetry } from './telemetry/types.js';
 import { migrateToLatest } from './db/migrations/index.js';
 import { DatabaseInUseError, lockSqliteFile, type ProcessLock } from './db/process-lock.js';
 import { TABLE_CACHING } from './modules/tables.js';
@@ -66,12 +69,38 @@ export function lockDatabaseForService(config: Config): ProcessLock | undefined 
   }
 }
 
+/**
+ * Telemetry of the service (docs/telemetry.md): the batched recorder into the database, pruned
+ * hourly past WARDEN_TELEMETRY_RETENTION_DAYS, and, with OTEL_EXPORTER_OTLP_ENDPOINT set, the
+ * OpenTelemetry SDK's exporter beside it (imported only then: a start without it loads no SDK).
+ */
+async function startTelemetry(config: Config, db: Database['db'], dialect: Database['dialect']) {
+  const handle = {
+    log: (_message: string) => {},
+    sink: noTelemetry as Telemetry,
+    close: async () => {},
+  };
+  const recorder = createRecorder({
+    write: (batch) => writeTelemetry(db, dialect, batch),
+    prune: () => pruneTelemetry(db, Date.now(), config.telemetryRetentionDays),
+    onError: (error) => handle.log(`telemetry: a batch could not be written: ${reason(error)}`),
+  });
+  const exporter = config.otlpExportEndpoint === undefined ? undefined : (await import('./telemetry/export.js')).createOtlpExport();
+  handle.sink = exporter === undefined ? recorder : fanOut(recorder, exporter);
+  handle.close = async () => {
+    await recorder.close();
+    await exporter?.close();
+  };
+  return handle;
+}
+
 /** Opens the database, migrates it and builds the app from a parsed Config (shared by main and the CLI). */
 export async function startFromConfig(config: Config) {
   const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database.db, database.dialect, database.schema);
     const keys = deriveKeys(serviceSecret(config));
+    const telemetry = await startTelemetry(config, database.db, database.dialect);
     const app = await buildApp({
       database,
       keys,
@@ -91,7 +120,11 @@ export async function startFromConfig(config: Config) {
       // Reports are built off the event loop (docs/evaluations.md, "Reports").
       reportRenderer: workerReportRenderer(),
       consoleDir: CONSOLE_DIR,
+      telemetry: telemetry.sink,
     });
+    telemetry.log = (message) => app.log.warn(message);
+    // Before the database closes: what the recorder still holds is written.
+    app.addHook('preClose', async () => telemetry.close());
     app.addHook('onClose', async () => database.close());
     return app;
   } catch (error) {

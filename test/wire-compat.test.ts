@@ -8,6 +8,7 @@ import { DOME_ROUTE_CASES } from './route-cases/dome.js';
 import { EVALUATION_ROUTE_CASES } from './route-cases/evaluations.js';
 import { REDTEAM_ROUTE_CASES } from './route-cases/redteam.js';
 import { GATEWAY_ROUTE_CASES } from './route-cases/gateway.js';
+import { TELEMETRY_ROUTE_CASES } from './route-cases/telemetry.js';
 
 /**
  * Wire details of the Diamond, Dome and Red Team operations that a client written against the
@@ -78,7 +79,7 @@ describe('docs/api.md, "Guardrails, evaluations and red team"', () => {
   }));
 
   it('states the permission of every operation as the route matrix checks it (test/isolation.test.ts)', () => {
-    const cases = [...DOME_ROUTE_CASES, ...EVALUATION_ROUTE_CASES, ...REDTEAM_ROUTE_CASES, ...GATEWAY_ROUTE_CASES];
+    const cases = [...DOME_ROUTE_CASES, ...EVALUATION_ROUTE_CASES, ...REDTEAM_ROUTE_CASES, ...GATEWAY_ROUTE_CASES, ...TELEMETRY_ROUTE_CASES];
     const expected = cases.map((c) => ({ operation: `${c.method} ${openApiPath(c.url)}`, permission: c.needs === null ? 'none' : `\`${c.needs}\`` }));
     const stated = rows.map((row) => ({ operation: row.operation, permission: row.permission.startsWith('none') ? 'none' : row.permission }));
     const order = (list: Array<{ operation: string }>) => [...list].sort((a, b) => a.operation.localeCompare(b.operation));

@@ -27,6 +27,18 @@ export interface AgentTarget {
    * call to the endpoint speaks that dialect (1.0 with `A2A-Version`). Unknown: 0.3 first.
    */
   a2aVersion?: string | null | undefined;
+  /**
+   * Record the call in telemetry (src/connector/recorded.ts): the team and labels (`evaluation_id`,
+   * `campaign_id`, `agent_configuration_id`) of an evaluation's or a campaign's calls. Absent: not recorded.
+   */
+  telemetry?: CallTelemetry | undefined;
+}
+
+export interface CallTelemetry {
+  teamId: string;
+  labels: Readonly<Record<string, string>>;
+  /** The agent's name, for the `invoke_agent {name}` span of an A2A call. */
+  agentName?: string | undefined;
 }
 
 export interface Turn {

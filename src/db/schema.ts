@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table shapes as Kysely sees them. Rows are not API objects: each feature converts
@@ -547,4 +547,50 @@ export interface DB {
   redteam_campaigns: RedteamCampaignsTable;
   redteam_findings: RedteamFindingsTable;
   job_logs: JobLogsTable;
+  telemetry_points: TelemetryPointsTable;
+  telemetry_spans: TelemetrySpansTable;
+  telemetry_logs: TelemetryLogsTable;
+}
+
+/** Telemetry (migration 0013, docs/telemetry.md). Nanosecond times come back as numbers (SQLite) or strings (PostgreSQL's int8). */
+export interface TelemetryPointsTable {
+  team_id: string;
+  name: string;
+  kind: 'sum' | 'samples' | 'histogram';
+  at_ms: number;
+  value: number;
+  count: number;
+  data: string | null;
+  labels: string;
+  service_name: string | null;
+  agent_configuration_id: string | null;
+  evaluation_id: string | null;
+  campaign_id: string | null;
+}
+
+export interface TelemetrySpansTable {
+  team_id: string;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: string;
+  start_ns: ColumnType<number | string, bigint | number | string, never>;
+  end_ns: ColumnType<number | string, bigint | number | string, never>;
+  duration_ns: ColumnType<number | string, bigint | number | string, never>;
+  status: string;
+  status_message: string | null;
+  service_name: string;
+  attributes: string;
+  agent_configuration_id: string | null;
+}
+
+export interface TelemetryLogsTable {
+  team_id: string;
+  time_ns: ColumnType<number | string, bigint | number | string, never>;
+  severity: string;
+  body: string;
+  labels: string;
+  trace_id: string | null;
+  span_id: string | null;
 }

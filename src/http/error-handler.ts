@@ -95,11 +95,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', (request, _reply, done) => {
-    if (typeof request.body === 'object' && request.body !== null && nestsDeeperThan(request.body, MAX_JSON_DEPTH)) {
+    // A binary body (OTLP protobuf, read as a Buffer) is not JSON: walking its bytes as an object's
+    // properties cost more than decoding it. Its decoder strips NUL characters (src/telemetry/otlp.ts).
+    const body = Buffer.isBuffer(request.body) ? undefined : request.body;
+    if (typeof body === 'object' && body !== null && nestsDeeperThan(body, MAX_JSON_DEPTH)) {
       return done(new RequestValidationError([{ loc: ['body'], msg: `JSON nests deeper than ${MAX_JSON_DEPTH} levels`, type: 'json_invalid' }]));
     }
     // Path, query and body alike: one answer on both engines (PostgreSQL cannot store U+0000).
-    const nul = nulIn('path', request.params) ?? nulIn('query', request.query) ?? nulIn('body', request.body);
+    const nul = nulIn('path', request.params) ?? nulIn('query', request.query) ?? nulIn('body', body);
     done(nul === undefined ? undefined : new RequestValidationError([nulCharacterIssue(nul)]));
   });
 

@@ -2,6 +2,7 @@ import { MIGRATION_TABLES } from '../db/migrations/index.js';
 import type { DB } from '../db/schema.js';
 import type { TableCaching } from '../db/table-caching.js';
 import { JOB_TABLES } from '../jobs/jobs.repo.js';
+import { TELEMETRY_TABLES } from '../telemetry/store.js';
 import { AGENT_TABLES } from './agents/agents.repo.js';
 import { IDENTITY_TABLES } from './auth/auth.repo.js';
 import { DEMOGRAPHIC_TABLES } from './demographics/demographics.repo.js';
@@ -37,4 +38,5 @@ export const TABLE_CACHING = {
   ...CUSTOM_HARNESS_TABLES,
   ...REDTEAM_TABLES,
   ...GATEWAY_TABLES,
+  ...TELEMETRY_TABLES,
 } as const satisfies Record<keyof DB, TableCaching>;

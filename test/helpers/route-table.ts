@@ -11,6 +11,7 @@ import { PERSONA_ROUTE_CASES } from '../route-cases/personas.js';
 import { POLICY_ROUTE_CASES } from '../route-cases/policies.js';
 import { REDTEAM_ROUTE_CASES } from '../route-cases/redteam.js';
 import { TEAM_ADMIN_ROUTE_CASES } from '../route-cases/team-admin.js';
+import { TELEMETRY_ROUTE_CASES } from '../route-cases/telemetry.js';
 import type { Actor, World } from './factories.js';
 
 export type Caller =
@@ -72,4 +73,5 @@ export const ROUTES: RouteCase[] = [
   ...EVALUATION_ROUTE_CASES,
   ...REDTEAM_ROUTE_CASES,
   ...GATEWAY_ROUTE_CASES,
+  ...TELEMETRY_ROUTE_CASES,
 ];

@@ -13,6 +13,7 @@ import { redteam } from './0009_redteam.js';
 import { jobRuns } from './0010_job_runs.js';
 import { resultBounds } from './0011_result_bounds.js';
 import { pillarEvidence } from './0012_pillar_evidence.js';
+import { telemetry } from './0013_telemetry.js';
 import { gateway } from './0014_gateway.js';
 import type { WardenMigration } from './types.js';
 import { tableCaching } from '../table-caching.js';
@@ -37,6 +38,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
   ['0010_job_runs', jobRuns],
   ['0011_result_bounds', resultBounds],
   ['0012_pillar_evidence', pillarEvidence],
+  ['0013_telemetry', telemetry],
   ['0014_gateway', gateway],
 ];
 

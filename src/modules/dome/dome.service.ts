@@ -4,6 +4,8 @@ import { compileDomeConfig, DEFAULT_DOME_CONFIG, maskConfigSecrets, type Compile
 import { GuardConfigError } from '../../guard/types.js';
 import { AppError, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { recordGuardScan } from '../../telemetry/guard-scan.js';
+import { clockMs } from '../../telemetry/recorder.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { findAgent, updateAgent } from '../agents/agents.repo.js';
@@ -14,7 +16,7 @@ import type { DomeConfigRow } from './dome.repo.js';
 import type { DomeConfigListQueryIn } from './dome.schemas.js';
 import { refreshProtection } from './protection.js';
 
-type DomeDeps = Pick<Deps, 'db' | 'now' | 'llm'>;
+type DomeDeps = Pick<Deps, 'db' | 'now' | 'llm' | 'telemetry'>;
 
 /** A saved configuration is at most this big, as JSON (a Dome configuration is a few KB). */
 const MAX_CONFIG_BYTES = 256 * 1024;
@@ -215,7 +217,21 @@ export function createDomeService(deps: DomeDeps) {
     async scan(principal: Principal, id: string, teamId: string | undefined, direction: 'input' | 'output', text: string) {
       const row = await loadConfig(principal, id, teamId, 'guardrail:read');
       const config = compiledOf(row);
-      return config.scan(direction, text, await contexts.forScan(row.team_id, config.usesPolicyRules));
+      const context = await contexts.forScan(row.team_id, config.usesPolicyRules);
+      const startNs = BigInt(clockMs(now)()) * 1_000_000n;
+      const started = performance.now();
+      const result = await config.scan(direction, text, context);
+      recordGuardScan(deps.telemetry, {
+        direction,
+        flagged: result.flagged,
+        score: result.detection_score,
+        triggered: result.triggered_methods,
+        startNs,
+        seconds: (performance.now() - started) / 1000,
+        teamId: row.team_id,
+        labels: row.agent_id === null ? { dome_config_id: row.id } : { agent_configuration_id: row.agent_id, dome_config_id: row.id },
+      });
+      return result;
     },
 
     /**

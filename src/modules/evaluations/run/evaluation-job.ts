@@ -63,7 +63,11 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
     if (evaluation === undefined || evaluation.status !== 'running' || evaluation.job_id !== context.id) return;
     const agent = await findAgent(db, evaluation.agent_id);
     if (agent === undefined) throw new Error('The agent was deleted');
-    const target = agentTarget(agent, openAgentKey(options.agentSecrets, agent.api_key_enc));
+    const target: AgentTarget = {
+      ...agentTarget(agent, openAgentKey(options.agentSecrets, agent.api_key_enc)),
+      // Every call of the run is recorded in telemetry with its evaluation (src/connector/recorded.ts).
+      telemetry: { teamId: evaluation.team_id, labels: { evaluation_id: evaluation.id, agent_configuration_id: agent.id }, agentName: agent.agent_name },
+    };
     /** Every write of the run: only while it holds its job and the evaluation still runs that job. */
     const update = (patch: Parameters<typeof updateRunOf>[3]) => context.fenced((trx) => updateRunOf(trx, evaluation.id, context.id, patch));
 

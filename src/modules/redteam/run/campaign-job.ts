@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { LlmConfig } from '../../../config.js';
-import type { AgentConnector } from '../../../connector/types.js';
+import type { AgentConnector, AgentTarget } from '../../../connector/types.js';
 import type { DB, RedteamCampaignsTable } from '../../../db/schema.js';
 import { compileDomeConfig, runDetection } from '../../../guard/engine.js';
 import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
@@ -88,7 +88,11 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     const update = (patch: Updateable<RedteamCampaignsTable>) => context.fenced((trx) => updateActiveOf(trx, campaign.id, context.id, patch));
     const columns = campaignColumns(campaign);
     const settings = { ...DEFAULT_OPTIONS, ...columns.options, seed: campaign.seed, dome_config_id: campaign.dome_config_id };
-    const { target, knowledge, source } = await campaignTarget(db, options.agentSecrets, campaign, settings);
+    const resolved = await campaignTarget(db, options.agentSecrets, campaign, settings);
+    const { knowledge, source } = resolved;
+    // Every call of the campaign is recorded in telemetry with its campaign (src/connector/recorded.ts).
+    const labels: Record<string, string> = { campaign_id: campaign.id, ...(campaign.agent_id === null ? {} : { agent_configuration_id: campaign.agent_id }) };
+    const target: AgentTarget = { ...resolved.target, telemetry: { teamId: campaign.team_id, labels } };
     const startedAt = campaign.started_at ?? now();
     const running = { status: 'running', started_at: startedAt, status_message: 'Planning the attacks', updated_at: now() };
     if (!(await update(running))) return;

@@ -1,0 +1,348 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { logMatcher, parseLogQuery, QueryLanguageError } from './logql.js';
+import { parseTraceQuery, type TraceCondition } from './traceql.js';
+
+/** Filters of the metric operations: each one a label the point must carry with that value. */
+export interface PointFilters {
+  agent_configuration_id?: string | undefined;
+  evaluation_id?: string | undefined;
+  campaign_id?: string | undefined;
+  /** Labels without a column of their own (test_id, probe_id): matched in the JSON. */
+  other?: Readonly<Record<string, string>> | undefined;
+}
+
+export interface Window {
+  fromMs: number;
+  toMs: number;
+}
+
+/** The reference's `time_range` values. */
+export const TIME_RANGES = { '15m': 900, '30m': 1800, '1h': 3600, '2h': 7200, '6h': 21_600, '1d': 86_400, '7d': 604_800, '30d': 2_592_000 } as const;
+export type TimeRange = keyof typeof TIME_RANGES;
+
+/** `1m`, `30s`, `2h`, `1d` → milliseconds; null for anything else. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)(s|m|h|d)$/.exec(text.trim());
+  if (match === null || Number(match[1]) === 0) return null;
+  return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 's' | 'm' | 'h' | 'd'];
+}
+
+function pointQuery(db: Kysely<DB>, teamId: string, name: string, window: Window, filters: PointFilters) {
+  let query = db
+    .selectFrom('telemetry_points')
+    .where('team_id', '=', teamId)
+    .where('name', '=', name)
+    .where('at_ms', '>=', window.fromMs)
+    .where('at_ms', '<=', window.toMs);
+  if (filters.agent_configuration_id !== undefined) query = query.where('agent_configuration_id', '=', filters.agent_configuration_id);
+  if (filters.evaluation_id !== undefined) query = query.where('evaluation_id', '=', filters.evaluation_id);
+  if (filters.campaign_id !== undefined) query = query.where('campaign_id', '=', filters.campaign_id);
+  return query;
+}
+
+const labelsMatch = (labels: string, other: PointFilters['other']) => {
+  if (other === undefined || Object.keys(other).length === 0) return true;
+  const parsed = JSON.parse(labels) as Record<string, string>;
+  return Object.entries(other).every(([key, value]) => parsed[key] === value);
+};
+const hasOther = (filters: PointFilters) => filters.other !== undefined && Object.keys(filters.other).length > 0;
+
+/** The sum of a counter's increases in the window. */
+export async function counterTotal(db: Kysely<DB>, teamId: string, name: string, window: Window, filters: PointFilters): Promise<number> {
+  if (hasOther(filters)) {
+    const rows = await pointQuery(db, teamId, name, window, filters).select(['value', 'labels']).where('kind', '=', 'sum').execute();
+    return rows.filter((r) => labelsMatch(r.labels, filters.other)).reduce((sum, r) => sum + Number(r.value), 0);
+  }
+  const row = await pointQuery(db, teamId, name, window, filters)
+    .where('kind', '=', 'sum')
+    .select((eb) => eb.fn.sum<number | string | null>('value').as('total'))
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+export interface Series {
+  agentConfigurationId: string | null;
+  /** One point per step, oldest first: the step's end (epoch seconds) and the sum in it. */
+  points: Array<{ timestamp: number; value: number }>;
+}
+
+/** A counter's increases summed per step, one series per agent configuration (steps without data are 0). */
+export async function counterSeries(db: Kysely<DB>, teamId: string, name: string, window: Window, stepMs: number, filters: PointFilters): Promise<Series[]> {
+  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', '=', 'sum').select(['at_ms', 'value', 'labels',
+    'agent_configuration_id']).execute();
+  const steps = Math.max(1, Math.ceil((window.toMs - window.fromMs) / stepMs));
+  const series = new Map<string | null, number[]>();
+  for (const row of rows) {
+    if (!labelsMatch(row.labels, filters.other)) continue;
+    const values = series.get(row.agent_configuration_id) ?? new Array<number>(steps).fill(0);
+    series.set(row.agent_configuration_id, values);
+    const step = Math.min(steps - 1, Math.floor((Number(row.at_ms) - window.fromMs) / stepMs));
+    values[step]! += Number(row.value);
+  }
+  return [...series.entries()].map(([agentConfigurationId, values]) => ({
+    agentConfigurationId,
+    points: values.map((value, i) => ({ timestamp: Math.floor((window.fromMs + (i + 1) * stepMs) / 1000), value })),
+  }));
+}
+
+/**
+ * The weighted value at quantile `q` (0..1) of `points` sorted by value: the smallest value whose
+ * cumulative weight reaches q of the total (the nearest-rank method).
+ */
+export function quantile(points: ReadonlyArray<readonly [number, number]>, q: number): number {
+  const total = points.reduce((sum, [, weight]) => sum + weight, 0);
+  if (total === 0) return 0;
+  const rank = Math.max(q * total, Number.MIN_VALUE);
+  let seen = 0;
+  for (const [value, weight] of points) {
+    seen += weight;
+    if (seen >= rank) return value;
+  }
+  return points[points.length - 1]![0];
+}
+
+/**
+ * A histogram's buckets as weighted values: each bucket's observations count at its upper
+ * bound (the overflow bucket at the last bound), as Prometheus' histogram_quantile would at the
+ * bucket's end.
+ */
+function bucketPoints(histogram: { bounds: number[]; counts: number[] }): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  histogram.counts.forEach((count, i) => {
+    if (count <= 0) return;
+    const bound = histogram.bounds[i] ?? histogram.bounds[histogram.bounds.length - 1] ?? 0;
+    out.push([bound, count]);
+  });
+  return out;
+}
+
+export interface LatencySeries {
+  percentile: number;
+  values: Array<{ timestamp: number; value: number }>;
+}
+
+/**
+ * Latency percentiles per time window: raw observations exactly, OTLP histograms at their
+ * buckets' bounds. Windows without observations are left out.
+ */
+export async function latencyPercentiles(
+  db: Kysely<DB>,
+  teamId: string,
+  name: string,
+  window: Window,
+  stepMs: number,
+  percentiles: readonly number[],
+  filters: PointFilters,
+): Promise<LatencySeries[]> {
+  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', 'in', ['samples', 'histogram']).select(['at_ms', 'kind', 'data',
+    'labels']).execute();
+  const steps = new Map<number, Array<[number, number]>>();
+  for (const row of rows) {
+    if (row.data === null || !labelsMatch(row.labels, filters.other)) continue;
+    const step = Math.floor((Number(row.at_ms) - window.fromMs) / stepMs);
+    const points = steps.get(step) ?? [];
+    steps.set(step, points);
+    if (row.kind === 'samples') for (const value of JSON.parse(row.data) as number[]) points.push([value, 1]);
+    else points.push(...bucketPoints(JSON.parse(row.data) as { bounds: number[]; counts: number[] }));
+  }
+  const ordered = [...steps.entries()].sort(([a], [b]) => a - b);
+  for (const [, points] of ordered) points.sort(([a], [b]) => a - b);
+  return percentiles.map((percentile) => ({
+    percentile,
+    values: ordered.map(([step, points]) => ({ timestamp: Math.floor((window.fromMs + (step + 1) * stepMs) / 1000), value: quantile(points, percentile) })),
+  }));
+}
+
+export interface LogStream {
+  labels: Record<string, string>;
+  entries: Array<{ timestamp: number; line: string }>;
+}
+
+/** Rows read per round while filtering logs in order; a query reads at most MAX_LOG_ROWS_SCANNED. */
+const LOG_PAGE = 2000;
+const MAX_LOG_ROWS_SCANNED = 200_000;
+
+/**
+ * Log lines of the window matching a LogQL query (src/telemetry/logql.ts), newest first
+ * (`backward`) or oldest first, at most `limit`, grouped into streams by their labels.
+ * `next` is the timestamp to continue from when the limit cut the answer.
+ */
+export async function queryLogs(
+  db: Kysely<DB>,
+  teamId: string,
+  logql: string,
+  window: { fromNs: bigint; toNs: bigint },
+  limit: number,
+  direction: 'forward' | 'backward',
+): Promise<{ streams: LogStream[]; next: number | null }> {
+  const matcher = logMatcher(parseLogQuery(logql));
+  const streams = new Map<string, LogStream>();
+  let found = 0;
+  let scanned = 0;
+  let last: bigint | null = null;
+  let cursor = null as { ns: string; skip: number } | null;
+  let next: number | null = null;
+  while (found < limit && scanned < MAX_LOG_ROWS_SCANNED) {
+    let query = db
+      .selectFrom('telemetry_logs')
+      .select(['time_ns', 'body', 'labels'])
+      .where('team_id', '=', teamId)
+      .where('time_ns', '>=', String(window.fromNs))
+      .where('time_ns', '<=', String(window.toNs));
+    if (cursor !== null) query = query.where('time_ns', direction === 'backward' ? '<=' : '>=', cursor.ns);
+    const order = direction === 'backward' ? 'desc' : 'asc';
+    const rows: Array<{ time_ns: number | string; body: string; labels: string }> = await query.orderBy('time_ns',
+      order).limit(LOG_PAGE).offset(cursor?.skip ?? 0).execute();
+    for (const row of rows) {
+      scanned++;
+      const labels = JSON.parse(row.labels) as Record<string, string>;
+      if (!matcher.labels(labels) || !matcher.line(row.body)) continue;
+      if (found === limit) {
+        next = Number(row.time_ns);
+        break;
+      }
+      const key = row.labels;
+      const stream = streams.get(key) ?? { labels, entries: [] };
+      streams.set(key, stream);
+      stream.entries.push({ timestamp: Number(row.time_ns), line: row.body });
+      found++;
+    }
+    if (rows.length < LOG_PAGE || next !== null) break;
+    // The next page starts at the last row's time, skipping the rows of that time already read.
+    const lastNs: bigint = BigInt(rows[rows.length - 1]!.time_ns);
+    const sameTime: number = rows.filter((r) => BigInt(r.time_ns) === lastNs).length;
+    cursor = { ns: String(lastNs), skip: last === lastNs ? (cursor?.skip ?? 0) + sameTime : sameTime };
+    last = lastNs;
+  }
+  return { streams: [...streams.values()], next };
+}
+
+export interface TraceSummary {
+  traceId: string;
+  rootServiceName: string | null;
+  rootTraceName: string | null;
+  startNs: number;
+  durationMs: number;
+}
+
+export interface TraceSearch {
+  window: { fromNs: bigint; toNs: bigint };
+  limit: number;
+  serviceName?: string | undefined;
+  agentConfigurationId?: string | undefined;
+  minDurationMs?: number | undefined;
+  maxDurationMs?: number | undefined;
+  traceql?: string | undefined;
+}
+
+/** A span attribute in the stored JSON, compared on each engine's own JSON functions. */
+function attributeCondition(dialect: Dialect, condition: Extract<TraceCondition, { field: 'attribute' }>) {
+  const path = `$.${JSON.stringify(condition.key)}`;
+  const op = sql.raw(condition.op === '=' ? '=' : '<>');
+  if (dialect === 'sqlite') {
+    const value = typeof condition.value === 'boolean' ? (condition.value ? 1 : 0) : condition.value;
+    return sql<boolean>`json_extract(attributes, ${path}) ${op} ${value}`;
+  }
+  return sql<boolean>`(attributes::jsonb -> ${condition.key}) ${op} ${JSON.stringify(condition.value)}::jsonb`;
+}
+
+const STATUS = new Set(['ok', 'error', 'unset']);
+
+/** Traces of the window with a span meeting the TraceQL conditions and the filters, newest first. */
+export async function searchTraces(db: Kysely<DB>, dialect: Dialect, teamId: string, search: TraceSearch): Promise<TraceSummary[]> {
+  const conditions = search.traceql === undefined || search.traceql.trim() === '' ? [] : parseTraceQuery(search.traceql);
+  for (const c of conditions) {
+    if (c.field === 'status' && !STATUS.has(c.value)) throw new QueryLanguageError(`status is ok, error or unset; got ${JSON.stringify(c.value)}`);
+  }
+  let matching = db
+    .selectFrom('telemetry_spans')
+    .select('trace_id')
+    .where('team_id', '=', teamId)
+    .where('start_ns', '>=', String(search.window.fromNs))
+    .where('start_ns', '<=', String(search.window.toNs));
+  if (search.agentConfigurationId !== undefined) matching = matching.where('agent_configuration_id', '=', search.agentConfigurationId);
+  for (const c of conditions) {
+    if (c.field === 'attribute') matching = matching.where(attributeCondition(dialect, c));
+    else if (c.field === 'duration') matching = matching.where('duration_ns', c.op === '!=' ? '<>' : c.op, String(c.ns));
+    else {
+      const column = c.field === 'service' ? 'service_name' : c.field;
+      matching = matching.where(column, c.op === '=' ? '=' : '<>', c.value);
+    }
+  }
+  let traces = db
+    .selectFrom('telemetry_spans')
+    .select((eb) => ['trace_id', eb.fn.min<number | string>('start_ns').as('start_ns'), eb.fn.max<number | string>('end_ns').as('end_ns')])
+    .where('team_id', '=', teamId)
+    .where('trace_id', 'in', matching)
+    .groupBy('trace_id');
+  if (search.minDurationMs !== undefined) traces = traces.having(sql`max(end_ns) - min(start_ns)`, '>=', String(BigInt(search.minDurationMs) * 1_000_000n));
+  if (search.maxDurationMs !== undefined) traces = traces.having(sql`max(end_ns) - min(start_ns)`, '<=', String(BigInt(search.maxDurationMs) * 1_000_000n));
+  if (search.serviceName !== undefined) {
+    traces = traces.where('trace_id', 'in', (eb) =>
+      eb.selectFrom('telemetry_spans').select('trace_id').where('team_id', '=', teamId).where('parent_span_id', 'is', null).where('service_name', '=',
+        search.serviceName!),
+    );
+  }
+  const rows = await traces.orderBy(sql`min(start_ns)`, 'desc').limit(search.limit).execute();
+  if (rows.length === 0) return [];
+  const roots = await db
+    .selectFrom('telemetry_spans')
+    .select(['trace_id', 'name', 'service_name', 'start_ns'])
+    .where('team_id', '=', teamId)
+    .where(
+      'trace_id',
+      'in',
+      rows.map((r) => r.trace_id),
+    )
+    .where('parent_span_id', 'is', null)
+    .orderBy('start_ns', 'asc')
+    .execute();
+  const rootOf = new Map<string, { name: string; service_name: string }>();
+  for (const root of roots) if (!rootOf.has(root.trace_id)) rootOf.set(root.trace_id, root);
+  return rows.map((row) => {
+    const root = rootOf.get(row.trace_id);
+    const [start, end] = [BigInt(row.start_ns), BigInt(row.end_ns)];
+    return {
+      traceId: row.trace_id,
+      rootServiceName: root?.service_name ?? null,
+      rootTraceName: root?.name ?? null,
+      startNs: Number(start),
+      durationMs: Number(end - start) / 1e6,
+    };
+  });
+}
+
+export interface StoredSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  kind: string;
+  startNs: string;
+  endNs: string;
+  status: string;
+  statusMessage: string | null;
+  serviceName: string;
+  attributes: Record<string, string | number | boolean>;
+}
+
+/** Every span of one trace of the team, oldest first; empty when the team has none of it. */
+export async function traceSpans(db: Kysely<DB>, teamId: string, traceId: string): Promise<StoredSpan[]> {
+  const rows = await db.selectFrom('telemetry_spans').selectAll().where('team_id', '=', teamId).where('trace_id', '=', traceId).orderBy('start_ns',
+    'asc').limit(10_000).execute();
+  return rows.map((r) => ({
+    traceId: r.trace_id,
+    spanId: r.span_id,
+    parentSpanId: r.parent_span_id,
+    name: r.name,
+    kind: r.kind,
+    startNs: BigInt(r.start_ns).toString(),
+    endNs: BigInt(r.end_ns).toString(),
+    status: r.status,
+    statusMessage: r.status_message,
+    serviceName: r.service_name,
+    attributes: JSON.parse(r.attributes) as Record<string, string | number | boolean>,
+  }));
+}
