@@ -55,6 +55,14 @@ describe('the SQLite writer thread, when it dies', () => {
     expect(stops[0]?.message).toMatch(/the SQLite writer has stopped/);
   });
 
+  it('answers the call it was running with a WriterStoppedError when it runs out of heap (a death that runs no JavaScript)', async () => {
+    const thread = writer({ setup: HOG, resourceLimits: SMALL_HEAP });
+    // Seen from its thread's end (Linux: /proc/self/task) within a slice, not after 60 s.
+    expect(() => thread.call([{ k: 'exec', sql: 'select hog()', params: [] }])).toThrow(WriterStoppedError);
+    expect(() => thread.call([{ k: 'dataVersion' }])).toThrow(WriterStoppedError);
+    await expect(thread.callAsync([{ k: 'dataVersion' }])).rejects.toBeInstanceOf(WriterStoppedError);
+  });
+
   it('rejects a pending asynchronous call when it runs out of heap, and names the cause without any value', async () => {
     const stops: Error[] = [];
     const thread = writer({ setup: HOG, resourceLimits: SMALL_HEAP, onStop: (error) => stops.push(error) });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
@@ -55,11 +56,15 @@ const { port, signal, filename } = workerData;
 // The stopped word (signal[2]): set however this thread ends while it can still run JavaScript
 // (process.exit, an uncaught error, the close asked for), with a wake-up for a call waiting on
 // its answer. A death that runs no JavaScript (its heap limit, terminate()) is seen by the
-// main thread's 'exit' event instead.
+// main thread from its thread id (below) during a call, and from its 'exit' event.
 process.on('exit', () => {
   Atomics.store(signal, 2, 1);
   Atomics.notify(signal, 1);
 });
+// Its thread id (Linux): the main thread looks for it in /proc while a call waits long.
+try {
+  Atomics.store(signal, 3, Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) || 0);
+} catch {}
 let db;
 let startError;
 try {
@@ -161,6 +166,8 @@ const SLICE_MS = 50;
 const REQUEST = 0;
 const ANSWER = 1;
 const STOPPED = 2;
+/** The worker's thread id, where the system gives it (Linux): 0 if not. */
+const THREAD = 3;
 
 export interface WriterThreadOptions {
   /** Called once when the worker has stopped without being asked to (the service reports it). */
@@ -243,7 +250,7 @@ export class WriterThread {
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
     this.#onStop = options.onStop;
-    this.#signal = new Int32Array(new SharedArrayBuffer(12));
+    this.#signal = new Int32Array(new SharedArrayBuffer(16));
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -300,6 +307,12 @@ export class WriterThread {
     }
   }
 
+  /** Whether the worker's thread still runs, as far as the system tells (Linux: /proc). */
+  #threadLives(): boolean {
+    const thread = Atomics.load(this.#signal, THREAD);
+    return thread === 0 || fs.existsSync(`/proc/self/task/${thread}`);
+  }
+
   /** Runs steps and waits for the last one's value; the main thread waits as for a statement. */
   call(ops: readonly WriterOp[]): unknown {
     this.#checkUsable();
@@ -309,18 +322,21 @@ export class WriterThread {
     Atomics.notify(this.#signal, REQUEST);
     // A wake-up is no answer: the notify of an earlier answer (already seen set) can arrive
     // late, so the flag itself is what says the answer is there. The wait is cut in slices to
-    // look at the stopped word, which the worker sets (and wakes this wait) if it ends while
-    // it can still run JavaScript: process.exit, an uncaught error. A death that runs none
-    // (its heap limit) is only seen by the 'exit' event, after this call's timeout.
+    // see whether the worker has stopped: it sets the stopped word (and wakes this wait) if it
+    // ends while it can still run JavaScript (process.exit, an uncaught error); a death that
+    // runs none (its heap limit) is seen after a slice, its thread gone from /proc/self/task
+    // (Linux; elsewhere such a death is seen by the 'exit' event once this call times out).
     const deadline = Date.now() + CALL_TIMEOUT_MS;
+    let sliced = false;
     while (Atomics.load(this.#signal, ANSWER) === 0) {
-      if (Atomics.load(this.#signal, STOPPED) !== 0) {
+      if (Atomics.load(this.#signal, STOPPED) !== 0 || (sliced && !this.#threadLives())) {
         this.#stop('it ended during a statement');
         throw this.#stopped ?? new WriterStoppedError('it ended during a statement');
       }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error('the SQLite writer did not answer in time');
       Atomics.wait(this.#signal, ANSWER, 0, Math.min(left, SLICE_MS));
+      sliced = true;
     }
     Atomics.store(this.#signal, ANSWER, 0);
     const reply = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
