@@ -199,6 +199,28 @@ describe('SQLite group commit', () => {
     expect(committedNames()).toEqual(['after']);
   });
 
+  it('fails every member of a group that SQLite rolls back as a whole, acknowledges none, and goes on', async () => {
+    // RAISE(ROLLBACK) ends the whole transaction, as SQLite does itself on a full disk or an
+    // I/O error: the members that ran before it in the group were rolled back with it.
+    await sql`create trigger whole_group before insert on items when new.name = 'rollback-all' begin select raise(rollback, 'rolled back'); end`.execute(db);
+    const before = database.readVersion?.();
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'innocent' }).execute(),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name: 'bystander' }).execute();
+      }),
+      db.insertInto('items').values({ name: 'rollback-all' }).execute(),
+      db.insertInto('items').values({ name: 'late' }).execute(), // runs in the next group
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    expect((results[1] as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    expect((results[2] as PromiseRejectedResult).reason.message).toBe('rolled back');
+    expect(committedNames()).toEqual(['late']);
+    expect(database.readVersion?.()).not.toBe(before);
+    expect(await db.selectFrom('items').select('name').execute()).toEqual([{ name: 'late' }]);
+  });
+
   it('keeps the event loop turning while a group commits (the fsync runs in the writer thread)', async () => {
     await sql`create table big (id integer primary key, data blob not null)`.execute(db);
     // 16 MiB to write and sync: the COMMIT waits for the disk for many milliseconds.
