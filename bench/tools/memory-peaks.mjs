@@ -22,7 +22,14 @@ if (file) {
   };
   const sample = () => {
     const usage = process.memoryUsage();
-    const now = { ...status(), rss: mb(usage.rss), heapTotal: mb(usage.heapTotal), heapUsed: mb(usage.heapUsed), external: mb(usage.external), arrayBuffers: mb(usage.arrayBuffers) };
+    const now = {
+      ...status(),
+      rss: mb(usage.rss),
+      heapTotal: mb(usage.heapTotal),
+      heapUsed: mb(usage.heapUsed),
+      external: mb(usage.external),
+      arrayBuffers: mb(usage.arrayBuffers),
+    };
     now.beyondMainIsolate = Math.round((now.rss - now.heapTotal - now.external) * 10) / 10;
     for (const [key, value] of Object.entries(now)) peaks[key] = Math.max(peaks[key] ?? -Infinity, value);
     peaks.atPeakRss = peaks.rss === now.rss ? now : peaks.atPeakRss ?? now;
