@@ -346,7 +346,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // A database that can no longer write (the SQLite writer thread stopped) makes the service
+  // unhealthy: every write fails at once until a restart; the orchestrator sees it here.
+  options.database.onFailure?.((error) => app.log.error({ reason: error.message }, 'the database can no longer write'));
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    const failure = options.database.failure?.();
+    if (failure === undefined) return { status: 'ok' };
+    return reply.code(503).send({ status: 'failing', reason: failure.message });
+  });
 
   // Every API route lives in this context, behind authentication unless marked public.
   await app.register(async (api) => {

@@ -5,7 +5,12 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countRows, createCountMemo } from '../src/db/count-memo.js';
+import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrations/index.js';
+import { WriterStoppedError } from '../src/db/sqlite-writer-thread.js';
+import { TABLE_CACHING } from '../src/modules/tables.js';
+import { testAppOptions, TestClock } from './helpers/app.js';
 
 // Group commit (src/db/sqlite-group-commit.ts) on a SQLite file: SQLite only (vitest.config.ts).
 describe('SQLite group commit', () => {
@@ -199,6 +204,28 @@ describe('SQLite group commit', () => {
     expect(committedNames()).toEqual(['after']);
   });
 
+  it('fails every member of a group that SQLite rolls back as a whole, acknowledges none, and goes on', async () => {
+    // RAISE(ROLLBACK) ends the whole transaction, as SQLite does itself on a full disk or an
+    // I/O error: the members that ran before it in the group were rolled back with it.
+    await sql`create trigger whole_group before insert on items when new.name = 'rollback-all' begin select raise(rollback, 'rolled back'); end`.execute(db);
+    const before = database.readVersion?.();
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'innocent' }).execute(),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('items').values({ name: 'bystander' }).execute();
+      }),
+      db.insertInto('items').values({ name: 'rollback-all' }).execute(),
+      db.insertInto('items').values({ name: 'late' }).execute(), // runs in the next group
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    expect((results[1] as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    expect((results[2] as PromiseRejectedResult).reason.message).toBe('rolled back');
+    expect(committedNames()).toEqual(['late']);
+    expect(database.readVersion?.()).not.toBe(before);
+    expect(await db.selectFrom('items').select('name').execute()).toEqual([{ name: 'late' }]);
+  });
+
   it('keeps the event loop turning while a group commits (the fsync runs in the writer thread)', async () => {
     await sql`create table big (id integer primary key, data blob not null)`.execute(db);
     // 16 MiB to write and sync: the COMMIT waits for the disk for many milliseconds.
@@ -236,5 +263,43 @@ describe('SQLite group commit', () => {
     expect(after.read).not.toBe(before.read);
     expect(after.identity).toBe(before.identity);
     expect(after.read).toBe(readVersion());
+  });
+});
+
+// The service whose SQLite writer thread dies (src/db/sqlite-writer-thread.ts): it says so.
+describe('the service, when its SQLite writer thread dies', () => {
+  it('answers /healthz 503 with the reason, logs it once, fails writes at once and still reads', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-death-'));
+    // An SQL function that ends the worker: the writer's injectable `setup` (tests only).
+    const database = openDatabase(
+      { dialect: 'sqlite', filename: path.join(dir, 'warden.db') },
+      { tables: TABLE_CACHING, writer: { setup: `db.function('die', () => process.exit(7));` } },
+    );
+    const lines: string[] = [];
+    try {
+      await migrateToLatest(database.db, database.dialect);
+      const app = await buildApp({
+        ...testAppOptions(database, new TestClock()),
+        logger: { level: 'error', stream: { write: (line: string) => void lines.push(line) } },
+      });
+      try {
+        expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+        const dying = database.db.transaction().execute((trx) => sql`select die()`.execute(trx));
+        await expect(dying).rejects.toBeInstanceOf(WriterStoppedError);
+        const health = await app.inject({ method: 'GET', url: '/healthz' });
+        expect(health.statusCode).toBe(503);
+        expect(health.json()).toEqual({ status: 'failing', reason: expect.stringMatching(/^the SQLite writer has stopped/) });
+        await expect(database.db.insertInto('teams').values({ id: 'x', name: 'x' } as never).execute()).rejects.toBeInstanceOf(WriterStoppedError);
+        await expect(sql`select count(*) as n from teams`.execute(database.db)).resolves.toBeDefined();
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the worker's 'exit' event
+        const logged = lines.filter((line) => line.includes('the database can no longer write'));
+        expect(logged).toHaveLength(1);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import SqliteDatabase from 'better-sqlite3';
 import { compileRowBuilder, openDatabase, openSqlite, withStatementCache } from './database.js';
@@ -31,6 +31,22 @@ describe('SQLite opened as production opens it', () => {
         const sync = await sql<{ synchronous: number }>`pragma synchronous`.execute(trx);
         expect(sync.rows[0]?.synchronous).toBe(2);
       });
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('PostgreSQL, opened as production opens it', () => {
+  it('is Kysely over pg.Pool as before: no group commit, no writer thread, no read versions', async () => {
+    // No server is reached: the pool connects on the first query.
+    const database = openDatabase({ dialect: 'postgres', url: 'postgres://nobody@127.0.0.1:9/none' });
+    try {
+      expect(database.dialect).toBe('postgres');
+      expect(database.db.getExecutor().adapter).toBeInstanceOf(PostgresAdapter);
+      expect(database.readVersion).toBeUndefined();
+      expect(database.versions).toBeUndefined();
+      expect(database.failure).toBeUndefined();
     } finally {
       await database.close();
     }

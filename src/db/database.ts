@@ -8,7 +8,7 @@ import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 import { NulFreeText } from './nul-free-text.js';
-import { WriterThread } from './sqlite-writer-thread.js';
+import { WriterThread, type WriterThreadOptions } from './sqlite-writer-thread.js';
 import { identityWrites, type TableCachingRules } from './table-caching.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -45,6 +45,13 @@ export interface Database {
    * Undefined on PostgreSQL, like readVersion.
    */
   versions?: (() => DataVersions) | undefined;
+  /**
+   * Why the database can no longer write, if it cannot (on a SQLite file: the writer thread has
+   * stopped; every write then fails at once): /healthz answers 503 with it.
+   */
+  failure?: (() => Error | undefined) | undefined;
+  /** Calls `listener` once if the database stops being able to write (the service logs it). */
+  onFailure?: ((listener: (error: Error) => void) => void) | undefined;
   close(): Promise<void>;
 }
 
@@ -157,6 +164,8 @@ export interface OpenOptions {
    * `TABLE_CACHING`, src/modules/tables.ts). Without them every write moves the identity version.
    */
   tables?: TableCachingRules | undefined;
+  /** Options of the SQLite writer thread (its heap limits; tests inject a way for it to die). */
+  writer?: Omit<WriterThreadOptions, 'onStop'> | undefined;
 }
 
 export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Database {
@@ -187,8 +196,14 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // not on the event loop); `raw` has made the file and switched it to WAL, and closes once
     // the writer holds the file open.
     let writer: WriterThread;
+    const listeners: Array<(error: Error) => void> = [];
     try {
-      writer = new WriterThread(config.filename);
+      writer = new WriterThread(config.filename, {
+        ...options.writer,
+        onStop: (error) => {
+          for (const listener of listeners) listener(error);
+        },
+      });
     } finally {
       raw.close();
     }
@@ -196,7 +211,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     reader.pragma('busy_timeout = 5000');
     const group = new GroupCommitSqlite(writer, reader, withStatementCache(reader).prepare, identityWrites(options.tables));
     const db = new Kysely<DB>({ dialect: groupCommitDialect(group), plugins: PLUGINS });
-    return { db, dialect: 'sqlite', readVersion: (tables) => group.readVersion(tables), versions: () => group.versions(), close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'sqlite',
+      readVersion: (tables) => group.readVersion(tables),
+      versions: () => group.versions(),
+      failure: () => writer.stopped,
+      onFailure: (listener) => listeners.push(listener),
+      close: () => db.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

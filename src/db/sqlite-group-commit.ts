@@ -353,6 +353,10 @@ export class GroupCommitSqlite {
   }
 
   async rollback(handle: GroupConnection): Promise<void> {
+    // Kysely also calls this when the commit failed (its group's COMMIT failed, or SQLite rolled
+    // the group back): the savepoint was released then (depth 0), and the writer may be in the
+    // next group already, which a ROLLBACK TO of a savepoint it has not would fail as a whole.
+    if (handle.depth === 0 && !handle.locked) return;
     if (!handle.aborted && this.#open) {
       this.#deferred.push({ k: 'run', sql: 'ROLLBACK TO warden_request' }, { k: 'run', sql: 'RELEASE warden_request' });
     }

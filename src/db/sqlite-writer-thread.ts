@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort, type ResourceLimits } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 
 /**
@@ -52,6 +53,18 @@ const WORKER_SOURCE = `
 const { workerData, receiveMessageOnPort, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const { port, signal, filename } = workerData;
+// The stopped word (signal[2]): set however this thread ends while it can still run JavaScript
+// (process.exit, an uncaught error, the close asked for), with a wake-up for a call waiting on
+// its answer. A death that runs no JavaScript (its heap limit, terminate()) is seen by the
+// main thread from its thread id (below) during a call, and from its 'exit' event.
+process.on('exit', () => {
+  Atomics.store(signal, 2, 1);
+  Atomics.notify(signal, 1);
+});
+// Its thread id (Linux): the main thread looks for it in /proc while a call waits long.
+try {
+  Atomics.store(signal, 3, Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) || 0);
+} catch {}
 let db;
 let startError;
 try {
@@ -59,6 +72,7 @@ try {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  if (workerData.setup !== undefined) new Function('db', workerData.setup)(db);
 } catch (error) {
   startError = error;
 }
@@ -145,6 +159,44 @@ for (;;) {
 
 /** How long a synchronous call may wait for the writer (a busy file waits 5 s in SQLite itself). */
 const CALL_TIMEOUT_MS = 60_000;
+/** A synchronous call looks at the stopped word at least this often while it waits. */
+const SLICE_MS = 50;
+
+/** Words of the shared signal: a request is waiting, an answer is waiting, the worker has stopped. */
+const REQUEST = 0;
+const ANSWER = 1;
+const STOPPED = 2;
+/** The worker's thread id, where the system gives it (Linux): 0 if not. */
+const THREAD = 3;
+
+export interface WriterThreadOptions {
+  /** Called once when the worker has stopped without being asked to (the service reports it). */
+  onStop?: ((error: Error) => void) | undefined;
+  /** The worker's heap limits (default: WRITER_RESOURCE_LIMITS). */
+  resourceLimits?: ResourceLimits | undefined;
+  /**
+   * JavaScript run in the worker once the file is open, with `db` (the writer connection) in
+   * scope: tests register SQL functions with it (one that ends the thread, to see the main
+   * thread answer its calls at once). The service passes none.
+   */
+  setup?: string | undefined;
+}
+
+/**
+ * Its heap holds prepared statements and one call's rows at a time: a small young generation
+ * keeps its memory from growing with the number of writes between collections (peak RSS
+ * 244–260 MB in the bench without it, 187–201 MB with it). The old generation's bound is far
+ * above any transaction's rows: a worker out of memory stops the writer.
+ */
+const WRITER_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 };
+
+/** Raised by every call once the writer thread has stopped: no write can be made durable any more. */
+export class WriterStoppedError extends Error {
+  constructor(detail: string) {
+    super(`the SQLite writer has stopped (${detail}): no write can be made until the service restarts`);
+    this.name = 'WriterStoppedError';
+  }
+}
 
 function errorFrom(wire: WireError | undefined): Error {
   const message = wire?.message ?? 'the SQLite writer failed';
@@ -183,31 +235,41 @@ export class WriterThread {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #signal: Int32Array;
-  #asyncReplies: Array<(reply: Reply) => void> = [];
+  #asyncReplies: Array<(reply: Reply | WriterStoppedError) => void> = [];
   #exited: Promise<void>;
   #closed = false;
+  /** Why the worker stopped, once it has (and was not asked to). */
+  #stopped: WriterStoppedError | undefined;
+  /** What the worker's 'error' event said (its error's name or code: never its message). */
+  #crash: string | undefined;
+  readonly #onStop: ((error: Error) => void) | undefined;
   /** Synchronous calls made: each answer names the call it answers. */
   #calls = 0;
 
-  constructor(filename: string) {
+  constructor(filename: string, options: WriterThreadOptions = {}) {
     const { port1, port2 } = new MessageChannel();
     this.#port = port1;
-    this.#signal = new Int32Array(new SharedArrayBuffer(8));
+    this.#onStop = options.onStop;
+    this.#signal = new Int32Array(new SharedArrayBuffer(16));
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { port: port2, signal: this.#signal, filename, driver },
+      workerData: { port: port2, signal: this.#signal, filename, driver, setup: options.setup },
       transferList: [port2],
-      // Its heap holds prepared statements and one call's rows at a time: a small young
-      // generation keeps its memory from growing with the number of writes between collections
-      // (peak RSS 244–260 MB in the bench without it, 187–201 MB with it). The old generation's
-      // bound is far above any transaction's rows: a worker out of memory would stop the writer.
-      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 },
+      resourceLimits: options.resourceLimits ?? WRITER_RESOURCE_LIMITS,
     });
     this.#worker.unref();
     this.#worker.on('message', (reply: Reply) => this.#asyncReplies.shift()?.(reply));
-    this.#exited = new Promise((resolve) => this.#worker.once('exit', () => resolve()));
-    this.#worker.on('error', () => undefined);
+    this.#exited = new Promise((resolve) =>
+      this.#worker.once('exit', (code) => {
+        this.#stop(`exit code ${code}${this.#crash === undefined ? '' : `, ${this.#crash}`}`);
+        resolve();
+      }),
+    );
+    // Only the error's name and code are kept: its message may quote a statement's values.
+    this.#worker.on('error', (error: Error & { code?: unknown }) => {
+      this.#crash = typeof error.code === 'string' ? error.code : error.name;
+    });
     // The first call waits for the worker to open the file and reports a failure to open it.
     try {
       this.call([{ k: 'dataVersion' }]);
@@ -218,22 +280,65 @@ export class WriterThread {
     }
   }
 
+  /** Why the writer stopped, if it has: every call fails at once from then on. */
+  get stopped(): WriterStoppedError | undefined {
+    return this.#stopped;
+  }
+
+  /** The worker has ended: every call waiting and to come fails, and the service is told once. */
+  #stop(detail: string): void {
+    Atomics.store(this.#signal, STOPPED, 1);
+    if (this.#stopped !== undefined) return;
+    const error = new WriterStoppedError(detail);
+    if (!this.#closed) this.#stopped = error;
+    const replies = this.#asyncReplies;
+    this.#asyncReplies = [];
+    for (const reply of replies) reply(error);
+    if (!this.#closed) this.#onStop?.(error);
+  }
+
+  #checkUsable(): void {
+    if (this.#stopped !== undefined) throw this.#stopped;
+    if (this.#closed) throw new Error('the SQLite writer is closed');
+    if (Atomics.load(this.#signal, STOPPED) !== 0) {
+      // Stopped, and its 'exit' event not yet seen: from its own exit handler.
+      this.#stop('it ended while running');
+      throw this.#stopped ?? new WriterStoppedError('it ended while running');
+    }
+  }
+
+  /** Whether the worker's thread still runs, as far as the system tells (Linux: /proc). */
+  #threadLives(): boolean {
+    const thread = Atomics.load(this.#signal, THREAD);
+    return thread === 0 || fs.existsSync(`/proc/self/task/${thread}`);
+  }
+
   /** Runs steps and waits for the last one's value; the main thread waits as for a statement. */
   call(ops: readonly WriterOp[]): unknown {
-    if (this.#closed) throw new Error('the SQLite writer is closed');
+    this.#checkUsable();
     const id = ++this.#calls;
     this.#port.postMessage({ ops, id });
-    Atomics.store(this.#signal, 0, 1);
-    Atomics.notify(this.#signal, 0);
+    Atomics.store(this.#signal, REQUEST, 1);
+    Atomics.notify(this.#signal, REQUEST);
     // A wake-up is no answer: the notify of an earlier answer (already seen set) can arrive
-    // late, so the flag itself is what says the answer is there.
+    // late, so the flag itself is what says the answer is there. The wait is cut in slices to
+    // see whether the worker has stopped: it sets the stopped word (and wakes this wait) if it
+    // ends while it can still run JavaScript (process.exit, an uncaught error); a death that
+    // runs none (its heap limit) is seen after a slice, its thread gone from /proc/self/task
+    // (Linux; elsewhere such a death is seen by the 'exit' event once this call times out).
     const deadline = Date.now() + CALL_TIMEOUT_MS;
-    while (Atomics.load(this.#signal, 1) === 0) {
+    let sliced = false;
+    while (Atomics.load(this.#signal, ANSWER) === 0) {
+      if (Atomics.load(this.#signal, STOPPED) !== 0 || (sliced && !this.#threadLives())) {
+        this.#stop('it ended during a statement');
+        throw this.#stopped ?? new WriterStoppedError('it ended during a statement');
+      }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error('the SQLite writer did not answer in time');
-      Atomics.wait(this.#signal, 1, 0, left);
+      Atomics.wait(this.#signal, ANSWER, 0, Math.min(left, SLICE_MS));
+      sliced = true;
     }
-    Atomics.store(this.#signal, 1, 0);
+    Atomics.store(this.#signal, ANSWER, 0);
     const reply = receiveMessageOnPort(this.#port)?.message as Reply | undefined;
     if (reply?.id !== id) throw new Error('the SQLite writer answered out of turn');
     if (!reply.ok) throw new WriterStepError(errorFrom(reply.error), reply.inTransaction, reply.own === true);
@@ -248,17 +353,22 @@ export class WriterThread {
 
   /** Runs steps without waiting on the main thread: for the COMMIT, which waits for the disk. */
   callAsync(ops: readonly WriterOp[]): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new Error('the SQLite writer is closed'));
+    try {
+      this.#checkUsable();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise((resolve, reject) => {
       this.#asyncReplies.push((reply) => {
-        if (reply.ok) resolve(reply.value);
+        if (reply instanceof Error) reject(reply);
+        else if (reply.ok) resolve(reply.value);
         else reject(new WriterStepError(errorFrom(reply.error), reply.inTransaction, reply.own === true));
       });
       // Keeps the process alive while the disk syncs; let go once answered.
       this.#worker.ref();
       this.#port.postMessage({ ops, async: true });
-      Atomics.store(this.#signal, 0, 1);
-      Atomics.notify(this.#signal, 0);
+      Atomics.store(this.#signal, REQUEST, 1);
+      Atomics.notify(this.#signal, REQUEST);
     }).finally(() => {
       if (this.#asyncReplies.length === 0) this.#worker.unref();
     });
@@ -267,10 +377,12 @@ export class WriterThread {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#worker.ref();
-    this.#port.postMessage({ close: true });
-    Atomics.store(this.#signal, 0, 1);
-    Atomics.notify(this.#signal, 0);
+    if (this.#stopped === undefined) {
+      this.#worker.ref();
+      this.#port.postMessage({ close: true });
+      Atomics.store(this.#signal, REQUEST, 1);
+      Atomics.notify(this.#signal, REQUEST);
+    }
     await this.#exited;
     this.#port.close();
   }

@@ -119,7 +119,7 @@ export async function buildTestApp(
 }
 
 /** The options every test service is built with: test keys, cheap password hashing, year-long tokens, the test clock, fast jobs. */
-function testAppOptions(
+export function testAppOptions(
   database: Database,
   clock: TestClock,
   options: { dataDir?: string; tokenTtlSeconds?: number; app?: Partial<Omit<AppOptions, 'database' | 'keys' | 'now'>> } = {},
