@@ -1,8 +1,8 @@
 /** What both campaign reports print of a campaign: its facts, its provenance, its bounds. */
 import type { CampaignReportModel } from './campaign-model.js';
-import { TEXT_BOUNDS } from './content.js';
+import { runFacts, TEXT_BOUNDS, type ReportFact } from './content.js';
 import type { ProvenanceRow } from './html-sections.js';
-import { formatCount, formatDuration, formatTimestamp, truncate } from './text.js';
+import { formatCount, truncate } from './text.js';
 
 export const CAMPAIGN_LIMITS = {
   html: { promptChars: 700, responseChars: 900, maxLines: 16 },
@@ -26,18 +26,8 @@ export function boundedCampaign(model: CampaignReportModel): CampaignReportModel
   };
 }
 
-export function campaignFacts(model: CampaignReportModel): Array<{ label: string; value: string }> {
-  const facts = [
-    { label: 'Campaign', value: model.campaignId },
-    { label: 'Agent ID', value: model.agent.id ?? '—' },
-    { label: 'Team', value: model.teamName ?? '—' },
-    { label: 'Status', value: model.status },
-    { label: 'Started', value: formatTimestamp(model.createdAt) },
-    { label: 'Completed', value: formatTimestamp(model.completedAt) },
-  ];
-  if (model.completedAt !== null && model.completedAt >= model.createdAt) {
-    facts.push({ label: 'Duration', value: formatDuration(model.completedAt - model.createdAt) });
-  }
+export function campaignFacts(model: CampaignReportModel): ReportFact[] {
+  const facts: ReportFact[] = [{ label: 'Campaign', value: model.campaignId }, { label: 'Agent ID', value: model.agent.id ?? '—' }, ...runFacts(model)];
   facts.push(
     { label: 'Purpose', value: model.purpose ?? '—' },
     { label: 'Access', value: model.accessLevel },

@@ -2,7 +2,6 @@
  * A red-team campaign's report as an A4 PDF: the HTML report's content, drawn with the evaluation
  * report's writer (embedded fonts per script, pages, footers).
  */
-import PDFDocument from 'pdfkit';
 import { attackMapping } from './frameworks.js';
 import { boundedCampaign, campaignFacts, campaignProvenanceRows, CAMPAIGN_LIMITS } from './campaign-content.js';
 import {
@@ -17,41 +16,26 @@ import {
   type CampaignReportModel,
 } from './campaign-model.js';
 import { FONT, label, PDF_COLORS as C } from './pdf-charts.js';
-import { coverageSection, firstPage, mappingLine, provenanceSection, textTable } from './pdf-sections.js';
-import { LEFT, PAGE, WIDTH, Writer } from './pdf-writer.js';
+import {
+  coverageSection,
+  exchangeBox,
+  factsColumn,
+  firstPage,
+  mappingLine,
+  pageFooters,
+  provenanceSection,
+  reportHeader,
+  textTable,
+} from './pdf-sections.js';
+import { LEFT, renderPdf, WIDTH, type Writer } from './pdf-writer.js';
 import { excerpt, formatCount, formatPercent, NBSP } from './text.js';
 
 export function renderCampaignPdf(input: CampaignReportModel): Promise<Buffer> {
   const model = boundedCampaign(input);
   const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
-  const at = new Date((model.completedAt ?? model.createdAt) * 1000);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: { top: PAGE.top, bottom: PAGE.bottom, left: LEFT, right: PAGE.margin },
-    bufferPages: true,
-    displayTitle: true,
-    info: {
-      Title: `Red-team report: ${name.replace(/[\p{Cc}\p{Cf}]/gu, '')}`,
-      Author: 'Warden',
-      Subject: `Red-team campaign ${model.campaignId}`,
-      Creator: 'Warden',
-      Producer: 'Warden',
-      ...(Number.isNaN(at.getTime()) ? {} : { CreationDate: at, ModDate: at }),
-    },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  try {
-    const w = new Writer(doc);
-    w.y = PAGE.top;
-    label(w, 'WARDEN · RED-TEAM CAMPAIGN REPORT', LEFT, w.y, { size: 8, font: FONT.bold, color: C.muted });
-    w.y += 14;
-    w.paragraph(name, { size: 20, font: FONT.bold, gap: 2 });
-    w.paragraph(`Model: ${model.agent.modelName ?? 'not stated'}     URL: ${model.agent.url ?? 'not stated'}`, { size: 9, color: C.muted, gap: 8 });
+  const title = `Red-team report: ${name}`;
+  return renderPdf({ title, subject: `Red-team campaign ${model.campaignId}`, timestamp: model.completedAt ?? model.createdAt }, (w) => {
+    reportHeader(w, 'WARDEN · RED-TEAM CAMPAIGN REPORT', name, model.agent);
     summary(w, model);
     const risks = campaignRisks(model);
     firstPage(w, risks, campaignNextSteps(model, risks), 'No attack succeeded: no risk was found by the categories tested.');
@@ -69,13 +53,8 @@ export function renderCampaignPdf(input: CampaignReportModel): Promise<Buffer> {
         { size: 8, color: C.muted },
       );
     }
-    footers(w, model.campaignId);
-    doc.end();
-  } catch (error) {
-    doc.end();
-    return Promise.reject(error);
-  }
-  return done;
+    pageFooters(w, 'campaign', model.campaignId);
+  });
 }
 
 function summary(w: Writer, model: CampaignReportModel): void {
@@ -85,14 +64,7 @@ function summary(w: Writer, model: CampaignReportModel): void {
   const boxWidth = 180;
   const factsX = LEFT + boxWidth + 22;
   const factsWidth = WIDTH - boxWidth - 22;
-  let y = top;
-  for (const fact of campaignFacts(model)) {
-    label(w, fact.label.toUpperCase(), factsX, y + 1.5, { size: 6.5, font: FONT.bold, color: C.muted });
-    w.y = y;
-    w.paragraph(fact.value, { size: 8.5, x: factsX + 78, width: factsWidth - 78 });
-    y = Math.max(w.y, y + 11) + 3.5;
-    w.doc.moveTo(factsX, y - 2).lineTo(factsX + factsWidth, y - 2).lineWidth(0.4).stroke(C.line);
-  }
+  const y = factsColumn(w, campaignFacts(model), factsX, factsWidth, top);
   const sentence = campaignVerdictSentence(model);
   const boxHeight = Math.max(y - top, 96 + w.heightOf(sentence, 7.5, boxWidth - 24));
   w.doc.roundedRect(LEFT, top, boxWidth, boxHeight, 6).lineWidth(1.6).fillAndStroke(background, ink);
@@ -189,29 +161,9 @@ function successes(w: Writer, model: CampaignReportModel): void {
     w.y = top + 10;
     w.paragraph(title, { size: 9, font: FONT.bold, x, width: inner, gap: 4 });
     w.paragraph(meta, { size: 7.5, color: C.muted, x, width: inner, gap: 6 });
-    for (const [heading, text, h] of [['ATTACK', prompt, hp], ['ANSWER', response, hr]] as const) {
-      label(w, heading, x, w.y, { size: 6.5, font: FONT.bold, color: C.muted });
-      w.y += 10;
-      w.doc.roundedRect(x, w.y, inner, h + 8, 3).fill(C.soft);
-      w.y += 4;
-      w.paragraph(text, { size: 8, x: x + 6, width: inner - 12, gap: 6 });
-    }
+    exchangeBox(w, 'ATTACK', prompt, hp, x, inner);
+    exchangeBox(w, 'ANSWER', response, hr, x, inner);
     w.paragraph(reason, { size: 8.5, x, width: inner });
     w.y = Math.max(w.y, top + total) + 8;
   });
-}
-
-function footers(w: Writer, id: string): void {
-  const { doc } = w;
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = PAGE.height - 38;
-    doc.moveTo(LEFT, y - 6).lineTo(LEFT + WIDTH, y - 6).lineWidth(0.5).stroke(C.line);
-    label(w, `Warden · campaign ${excerpt(id, 60).text}`, LEFT, y, { size: 7.5, color: C.muted });
-    label(w, `Page ${i - range.start + 1} of ${range.count}`, LEFT + WIDTH, y, { size: 7.5, color: C.muted, align: 'right' });
-    doc.page.margins.bottom = margin;
-  }
 }

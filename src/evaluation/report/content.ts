@@ -105,20 +105,24 @@ export interface ReportFact {
   value: string;
 }
 
+/** The facts of a run both reports (evaluation and campaign) print: team, status, start, end, duration. */
+export function runFacts(run: { teamName: string | null; status: string; createdAt: number; completedAt: number | null }): ReportFact[] {
+  const facts: ReportFact[] = [
+    { label: 'Team', value: run.teamName ?? '—' },
+    { label: 'Status', value: run.status },
+    { label: 'Started', value: formatTimestamp(run.createdAt) },
+    { label: 'Completed', value: formatTimestamp(run.completedAt) },
+  ];
+  if (run.completedAt !== null && run.completedAt >= run.createdAt) {
+    facts.push({ label: 'Duration', value: formatDuration(run.completedAt - run.createdAt) });
+  }
+  return facts;
+}
+
 /** The facts block under the title, in order. */
 export function reportFacts(model: EvaluationReportModel): ReportFact[] {
   const totals = reportTotals(model);
-  const facts: ReportFact[] = [
-    { label: 'Evaluation', value: model.evaluationId },
-    { label: 'Agent ID', value: model.agent.id },
-    { label: 'Team', value: model.teamName ?? '—' },
-    { label: 'Status', value: model.status },
-    { label: 'Started', value: formatTimestamp(model.createdAt) },
-    { label: 'Completed', value: formatTimestamp(model.completedAt) },
-  ];
-  if (model.completedAt !== null && model.completedAt >= model.createdAt) {
-    facts.push({ label: 'Duration', value: formatDuration(model.completedAt - model.createdAt) });
-  }
+  const facts: ReportFact[] = [{ label: 'Evaluation', value: model.evaluationId }, { label: 'Agent ID', value: model.agent.id }, ...runFacts(model)];
   facts.push(
     { label: 'Prompts scored', value: formatCount(totals.scored) },
     { label: 'Errors', value: `${formatCount(totals.errors)} (agent unreachable; not scored)` },

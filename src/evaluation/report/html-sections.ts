@@ -5,7 +5,7 @@
 import { atlasLabel, owaspLabel, type CoverageRow, type FrameworkMapping } from './frameworks.js';
 import type { Risk } from './risks.js';
 import { SEVERITY_LABEL } from './risks.js';
-import { escapeHtml as esc, formatCount, truncate } from './text.js';
+import { escapeHtml as esc, formatCount, truncate, type Excerpt } from './text.js';
 
 export function mappingChips(mapping: FrameworkMapping): string {
   const items = [...mapping.owasp.map(owaspLabel), ...mapping.atlas.map(atlasLabel)];
@@ -83,4 +83,15 @@ export function provenanceHtml(rows: readonly ProvenanceRow[], lead: string): st
     `<section class="params-section"><h2>How this report was made</h2><p class="lead">${esc(lead)}</p>` +
     `<table class="params"><tbody>${body}</tbody></table></section>`
   );
+}
+
+/** A cut text as a preformatted block, with how much was left out. */
+export function excerptHtml(value: Excerpt): string {
+  const more = value.omitted > 0 ? `<span class="omitted">[${formatCount(value.omitted)} more characters not shown]</span>` : '';
+  return `<pre dir="auto">${esc(value.text)}</pre>${more}`;
+}
+
+/** The facts beside the verdict, as the inside of a definition list. */
+export function factsHtml(facts: ReadonlyArray<{ label: string; value: string }>): string {
+  return facts.map((f) => `<div><dt>${esc(f.label)}</dt><dd><bdi>${esc(f.value)}</bdi></dd></div>`).join('');
 }

@@ -1,13 +1,14 @@
 /**
  * PDF pieces both reports (evaluation and campaign) use: the top risks, what to do next, the
- * OWASP / ATLAS coverage tables and the facts a recipient checks the report by.
+ * OWASP / ATLAS coverage tables, the facts a recipient checks the report by, and the page's frame
+ * (title block, facts column, footers).
  */
 import { atlasLabel, owaspLabel, type CoverageRow, type FrameworkMapping } from './frameworks.js';
 import type { ProvenanceRow } from './html-sections.js';
 import { FONT, label, PDF_COLORS as C } from './pdf-charts.js';
-import { LEFT, WIDTH, type Writer } from './pdf-writer.js';
+import { LEFT, PAGE, WIDTH, type Writer } from './pdf-writer.js';
 import { SEVERITY_LABEL, type Risk } from './risks.js';
-import { formatCount, truncate } from './text.js';
+import { excerpt, formatCount, truncate } from './text.js';
 
 export const mappingLine = (mapping: FrameworkMapping) => [...mapping.owasp.map(owaspLabel), ...mapping.atlas.map(atlasLabel)].join(' · ');
 
@@ -107,4 +108,52 @@ export function provenanceSection(w: Writer, rows: readonly ProvenanceRow[], lea
   w.heading('How this report was made', 80);
   w.paragraph(lead, { size: 8, color: C.muted, gap: 6 });
   textTable(w, rows.map((r) => [r.label, r.value]), [130, WIDTH - 130], ['left', 'left'], false);
+}
+
+/** The title block: what the report is, the agent's name, its model and URL. */
+export function reportHeader(w: Writer, eyebrow: string, name: string, agent: { modelName: string | null; url: string | null }): void {
+  label(w, eyebrow, LEFT, w.y, { size: 8, font: FONT.bold, color: C.muted });
+  w.y += 14;
+  w.paragraph(name, { size: 20, font: FONT.bold, gap: 2 });
+  w.paragraph(`Model: ${agent.modelName ?? 'not stated'}     URL: ${agent.url ?? 'not stated'}`, { size: 9, color: C.muted, gap: 8 });
+}
+
+/** The facts beside the verdict box, one per line from `top` (label column, then the value, which may wrap); returns where they end. */
+export function factsColumn(w: Writer, facts: ReadonlyArray<{ label: string; value: string }>, x: number, width: number, top: number): number {
+  let y = top;
+  for (const fact of facts) {
+    label(w, fact.label.toUpperCase(), x, y + 1.5, { size: 6.5, font: FONT.bold, color: C.muted });
+    w.y = y;
+    w.paragraph(fact.value, { size: 8.5, x: x + 78, width: width - 78 });
+    y = Math.max(w.y, y + 11) + 3.5;
+    w.doc.moveTo(x, y - 2).lineTo(x + width, y - 2).lineWidth(0.4).stroke(C.line);
+  }
+  return y;
+}
+
+/** One side of an exchange (the prompt or the answer): a small heading over the text on a shaded box `height` tall. */
+export function exchangeBox(w: Writer, heading: string, text: string, height: number, x: number, width: number): void {
+  label(w, heading, x, w.y, { size: 6.5, font: FONT.bold, color: C.muted });
+  w.y += 10;
+  w.doc.roundedRect(x, w.y, width, height + 8, 3).fill(C.soft);
+  w.y += 4;
+  w.paragraph(text, { size: 8, x: x + 6, width: width - 12, gap: 6 });
+}
+
+/** Every page's footer: a rule, what the report is of (`source` and its `id`, cut to 60 characters) on the left, the page number on the right. */
+export function pageFooters(w: Writer, source: string, id: string): void {
+  const { doc } = w;
+  const range = doc.bufferedPageRange();
+  const text = `Warden · ${source} ${excerpt(id, 60).text}`;
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing in the bottom margin would make PDFKit open a page; lift the margin while we do.
+    const margin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const y = PAGE.height - 38;
+    doc.moveTo(LEFT, y - 6).lineTo(LEFT + WIDTH, y - 6).lineWidth(0.5).stroke(C.line);
+    label(w, text, LEFT, y, { size: 7.5, color: C.muted });
+    label(w, `Page ${i - range.start + 1} of ${range.count}`, LEFT + WIDTH, y, { size: 7.5, color: C.muted, align: 'right' });
+    doc.page.margins.bottom = margin;
+  }
 }

@@ -2,6 +2,7 @@
  * The PDF report's page geometry and its writer: a cursor moving down A4 pages, opening a new
  * page when a block would not fit, and every string drawn in runs of embedded fonts.
  */
+import PDFDocument from 'pdfkit';
 import type { FontStyle } from './fonts.js';
 import { FONT, label, PDF_COLORS as C, type PdfText } from './pdf-charts.js';
 import { drawRuns, heightOfText, pdfRuns, registerFonts, type PdfRun } from './pdf-text.js';
@@ -67,4 +68,43 @@ export class Writer implements PdfText {
     this.doc.moveTo(LEFT, this.y).lineTo(LEFT + WIDTH, this.y).lineWidth(1.2).stroke(C.ink);
     this.y += 8;
   }
+}
+
+/**
+ * A report's A4 document (both reports): its metadata, the pages `draw` writes, the bytes once
+ * it ends. `timestamp` (seconds) dates the file when it is a valid time.
+ */
+export function renderPdf(meta: { title: string; subject: string; timestamp: number }, draw: (w: Writer) => void): Promise<Buffer> {
+  const at = new Date(meta.timestamp * 1000);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: PAGE.top, bottom: PAGE.bottom, left: LEFT, right: PAGE.margin },
+    bufferPages: true,
+    displayTitle: true,
+    info: {
+      // Metadata strings are UTF-16 in PDF, so the title is kept as written (without controls).
+      Title: meta.title.replace(/[\p{Cc}\p{Cf}]/gu, ''),
+      Author: 'Warden',
+      Subject: meta.subject,
+      Creator: 'Warden',
+      Producer: 'Warden',
+      ...(Number.isNaN(at.getTime()) ? {} : { CreationDate: at, ModDate: at }),
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  try {
+    const w = new Writer(doc);
+    w.y = PAGE.top;
+    draw(w);
+    doc.end();
+  } catch (error) {
+    doc.end();
+    return Promise.reject(error);
+  }
+  return done;
 }

@@ -4,7 +4,6 @@
  * Cyrillic, Arabic, Devanagari, Japanese/CJK; nothing fetched). A character none of them holds
  * becomes a visible `[?×n]` marker, explained at the end of the report.
  */
-import PDFDocument from 'pdfkit';
 import type { EvaluationReportModel } from '../types.js';
 import {
   boundedModel,
@@ -22,43 +21,30 @@ import {
 } from './content.js';
 import { drawHarnessChart, drawPillarChart, FONT, label, PDF_COLORS as C } from './pdf-charts.js';
 import { probeTable } from './pdf-table.js';
-import { coverageSection, firstPage, mappingLine, provenanceSection, textTable } from './pdf-sections.js';
+import {
+  coverageSection,
+  exchangeBox,
+  factsColumn,
+  firstPage,
+  mappingLine,
+  pageFooters,
+  provenanceSection,
+  reportHeader,
+  textTable,
+} from './pdf-sections.js';
 import { drawRuns } from './pdf-text.js';
 import { comparisonView, evaluationProvenanceRows, HASH_LEAD, NO_PREVIOUS_RUN } from './provenance.js';
 import { evaluationCoverage, evaluationNextSteps, evaluationRisks } from './risks.js';
-import { LEFT, PAGE, WIDTH, Writer } from './pdf-writer.js';
-import { excerpt, formatCount, formatInterval, formatPercent, NBSP } from './text.js';
+import { LEFT, renderPdf, WIDTH, type Writer } from './pdf-writer.js';
+import { formatCount, formatInterval, formatPercent, NBSP } from './text.js';
 
 export const PDF_FAILURE_LIMITS = { promptChars: 500, responseChars: 700, maxLines: 10, reasonChars: 300 };
 
 export function renderEvaluationPdf(input: EvaluationReportModel): Promise<Buffer> {
   const model = boundedModel(input);
   const name = model.agent.name.trim() === '' ? 'Unnamed agent' : model.agent.name;
-  const at = new Date((model.completedAt ?? model.createdAt) * 1000);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: { top: PAGE.top, bottom: PAGE.bottom, left: LEFT, right: PAGE.margin },
-    bufferPages: true,
-    displayTitle: true,
-    info: {
-      // Metadata strings are UTF-16 in PDF, so the name is kept as written (without controls).
-      Title: `Evaluation report: ${name.replace(/[\p{Cc}\p{Cf}]/gu, '')}`,
-      Author: 'Warden',
-      Subject: `Agent evaluation ${model.evaluationId}`,
-      Creator: 'Warden',
-      Producer: 'Warden',
-      ...(Number.isNaN(at.getTime()) ? {} : { CreationDate: at, ModDate: at }),
-    },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  try {
-    const w = new Writer(doc);
-    w.y = PAGE.top;
+  const title = `Evaluation report: ${name}`;
+  return renderPdf({ title, subject: `Agent evaluation ${model.evaluationId}`, timestamp: model.completedAt ?? model.createdAt }, (w) => {
     header(w, model, name);
     summary(w, model);
     const risks = evaluationRisks(model);
@@ -71,20 +57,12 @@ export function renderEvaluationPdf(input: EvaluationReportModel): Promise<Buffe
     parameters(w, model);
     provenanceSection(w, evaluationProvenanceRows(model), HASH_LEAD);
     reading(w, model);
-    footers(w, model);
-    doc.end();
-  } catch (error) {
-    doc.end();
-    return Promise.reject(error);
-  }
-  return done;
+    pageFooters(w, 'evaluation', model.evaluationId);
+  });
 }
 
 function header(w: Writer, model: EvaluationReportModel, name: string): void {
-  label(w, 'WARDEN · AGENT EVALUATION REPORT', LEFT, w.y, { size: 8, font: FONT.bold, color: C.muted });
-  w.y += 14;
-  w.paragraph(name, { size: 20, font: FONT.bold, gap: 2 });
-  w.paragraph(`Model: ${model.agent.modelName ?? 'not stated'}     URL: ${model.agent.url ?? 'not stated'}`, { size: 9, color: C.muted, gap: 8 });
+  reportHeader(w, 'WARDEN · AGENT EVALUATION REPORT', name, model.agent);
   w.doc.moveTo(LEFT, w.y).lineTo(LEFT + WIDTH, w.y).lineWidth(0.6).stroke(C.line);
   w.y += 14;
 }
@@ -98,15 +76,7 @@ function summary(w: Writer, model: EvaluationReportModel): void {
   const facts = reportFacts(model);
   const factsX = LEFT + boxWidth + 22;
   const factsWidth = WIDTH - boxWidth - 22;
-  // Facts on the right, one per line: label column, then the value (which may wrap).
-  let y = top;
-  for (const fact of facts) {
-    label(w, fact.label.toUpperCase(), factsX, y + 1.5, { size: 6.5, font: FONT.bold, color: C.muted });
-    w.y = y;
-    w.paragraph(fact.value, { size: 8.5, x: factsX + 78, width: factsWidth - 78 });
-    y = Math.max(w.y, y + 11) + 3.5;
-    doc.moveTo(factsX, y - 2).lineTo(factsX + factsWidth, y - 2).lineWidth(0.4).stroke(C.line);
-  }
+  const y = factsColumn(w, facts, factsX, factsWidth, top);
   // The verdict box on the left, as tall as the facts.
   const sentenceHeight = w.heightOf(verdictSentence(model), 7.5, boxWidth - 24);
   const boxHeight = Math.max(y - top, 96 + sentenceHeight);
@@ -193,13 +163,8 @@ function failureBlock(w: Writer, failure: FailureExample, index: number): void {
   w.y = top + 10;
   w.paragraph(path, { size: 9, font: FONT.bold, x: x + 26, width: inner - 26, gap: 6 });
   if (meta !== '') w.paragraph(meta, { size: 7.5, color: C.muted, x, width: inner, gap: 4 });
-  for (const [title, text, h] of [['PROMPT', prompt, heights.prompt], ['RESPONSE', response, heights.response]] as const) {
-    label(w, title, x, w.y, { size: 6.5, font: FONT.bold, color: C.muted });
-    w.y += 10;
-    doc.roundedRect(x, w.y, inner, h + 8, 3).fill(C.soft);
-    w.y += 4;
-    w.paragraph(text, { size: 8, x: x + 6, width: inner - 12, gap: 6 });
-  }
+  exchangeBox(w, 'PROMPT', prompt, heights.prompt, x, inner);
+  exchangeBox(w, 'RESPONSE', response, heights.response, x, inner);
   w.y += 4;
   // The label in bold, the reason run on after it in the same paragraph.
   doc.fillColor(C.ink);
@@ -277,22 +242,5 @@ function reading(w: Writer, model: EvaluationReportModel): void {
     w.ensure(w.heightOf(bullet, 8.5, WIDTH - 12) + 4);
     label(w, '•', LEFT + 2, w.y, { size: 8.5 });
     w.paragraph(bullet, { size: 8.5, x: LEFT + 12, width: WIDTH - 12, gap: 4 });
-  }
-}
-
-function footers(w: Writer, model: EvaluationReportModel): void {
-  const { doc } = w;
-  const range = doc.bufferedPageRange();
-  const id = excerpt(model.evaluationId, 60).text;
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // Writing in the bottom margin would make PDFKit open a page; lift the margin while we do.
-    const margin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const y = PAGE.height - 38;
-    doc.moveTo(LEFT, y - 6).lineTo(LEFT + WIDTH, y - 6).lineWidth(0.5).stroke(C.line);
-    label(w, `Warden · evaluation ${id}`, LEFT, y, { size: 7.5, color: C.muted });
-    label(w, `Page ${i - range.start + 1} of ${range.count}`, LEFT + WIDTH, y, { size: 7.5, color: C.muted, align: 'right' });
-    doc.page.margins.bottom = margin;
   }
 }
