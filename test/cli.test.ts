@@ -1,32 +1,22 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliRun } from './helpers/cli.js';
 
 /**
  * The command-line tasks (`npm run warden -- …`, i.e. the built dist/cli.js, which `npm test`
  * builds first) as a person runs them: with the service's WARDEN_* settings (issue 17).
  */
-const CLI = path.resolve(import.meta.dirname, '../dist/cli.js');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'warden-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const database = path.join(dir, 'elsewhere', 'warden.db');
 const settings = { WARDEN_DATABASE_URL: `sqlite://${database}`, WARDEN_DATA_DIR: path.join(dir, 'data'), WARDEN_PASSWORD_HASH_COST: '14' };
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   // cwd is an empty folder: nothing but the environment says where the database is.
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', ...settings, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  return runCli(args, dir, { ...settings, ...env });
 }
 
 describe('warden migrate | create-admin (the service tasks)', () => {

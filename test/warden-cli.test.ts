@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { CLI, runCli, type CliRun } from './helpers/cli.js';
 import { quickConnector, registerAgent } from './helpers/evaluations.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
 
@@ -14,7 +15,6 @@ import { createApiKey, createWorld, type World } from './helpers/factories.js';
  * builds first) as a child process, against a service listening on loopback and scripted
  * loopback agents. Exit codes: 0 bound met, 1 bound not met or flagged, 2 usage or service error.
  */
-const CLI = path.resolve(import.meta.dirname, '../dist/cli.js');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'warden-cli-client-'));
 
 let t: TestApp;
@@ -25,17 +25,8 @@ const agents: TestAgent[] = [];
 let compliantId: string;
 let refusingId: string;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOME: dir, WARDEN_URL: url, WARDEN_API_KEY: apiKey, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, dir, { HOME: dir, WARDEN_URL: url, WARDEN_API_KEY: apiKey, ...env });
 }
 
 beforeAll(async () => {

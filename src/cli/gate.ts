@@ -2,6 +2,7 @@
  * The CI gate: what `warden evaluate --fail-under` and `warden redteam --fail-over` decide from
  * what the API answered. Pure functions, unit-tested beside this file.
  */
+import type { SuccessRate } from '../redteam/summary.js';
 
 export interface Interval {
   score: number;
@@ -73,14 +74,6 @@ export function gateEvaluation(details: PillarDetails, asked: readonly string[],
   }
   const failed = failUnder !== undefined && (below.length > 0 || unmeasured.length > 0);
   return { exitCode: failed ? 1 : 0, unmeasured, below, missingPillars, lines };
-}
-
-export interface SuccessRate {
-  n: number;
-  successful: number;
-  rate: number | null;
-  low: number | null;
-  high: number | null;
 }
 
 /** The red-team gate: the overall attack success rate must be at most `failOver`. */

@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolveAgent } from './agents.js';
 import { CliError, type WardenApi } from './api.js';
-import { gateCampaign, type SuccessRate } from './gate.js';
+import type { SuccessRate } from '../redteam/summary.js';
+import { gateCampaign } from './gate.js';
 import { junitXml, type JunitCase } from './junit.js';
 import { Progress, type Printer } from './output.js';
 import { cancelOnInterrupt, sleep } from './wait.js';

@@ -11,7 +11,7 @@ import {
   type A2aReading,
 } from './a2a.js';
 import { chatCompletionsBody, chatCompletionsUrl, readChatCompletion } from './chat-completions.js';
-import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnswer } from './http.js';
+import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnswer, type PostOptions } from './http.js';
 import { sseData } from './sse.js';
 import { createOutboundFence, type OutboundFence } from './outbound.js';
 import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
@@ -198,6 +198,18 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     };
     if (secret !== undefined) baseHeaders.authorization = `Bearer ${secret}`;
     const perMinute = target.rateLimitPerMinute ?? 0;
+    /** One request of this call: its bounds, its signal, the fence and the shared agents. */
+    const post = (to: URL, headers: Record<string, string>, body: string): PostOptions => ({
+      url: to,
+      headers,
+      body,
+      timeoutMs: callTimeoutMs,
+      maxResponseBytes,
+      signal,
+      fence,
+      agents,
+    });
+    const asAttempt = (error: unknown) => (error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false));
 
     function httpFailure(answer: HttpAnswer, to: URL): AgentCallError {
       const { status } = answer;
@@ -250,19 +262,10 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
         const started = now();
         let answer: HttpAnswer;
         try {
-          answer = await postJson({
-            url: to,
-            headers: { ...baseHeaders, ...extraHeaders },
-            body: payload,
-            timeoutMs: callTimeoutMs,
-            maxResponseBytes,
-            signal,
-            fence,
-            agents,
-          });
+          answer = await postJson(post(to, { ...baseHeaders, ...extraHeaders }, payload));
         } catch (error) {
           state.latencyMs = now() - started;
-          const attempt = error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false);
+          const attempt = asAttempt(error);
           if (attempt.transient && retry < callRetries) {
             retry += 1;
             if (!(await pause(backoffMs(retry, backoff), signal))) return cancelled();
@@ -300,19 +303,10 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       const started = now();
       let answer: OpenAnswer | HttpAnswer;
       try {
-        answer = await postForStream({
-          url: to,
-          headers: { ...baseHeaders, accept: 'text/event-stream, application/json', ...extraHeaders },
-          body: JSON.stringify(body),
-          timeoutMs: callTimeoutMs,
-          maxResponseBytes,
-          signal,
-          fence,
-          agents,
-        });
+        answer = await postForStream(post(to, { ...baseHeaders, accept: 'text/event-stream, application/json', ...extraHeaders }, JSON.stringify(body)));
       } catch (error) {
         state.latencyMs = now() - started;
-        return attemptFailure(error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false));
+        return attemptFailure(asAttempt(error));
       }
       state.latencyMs = now() - started;
       if (!('stream' in answer)) return httpFailure(answer, to);

@@ -104,46 +104,80 @@ function decoder(encoding: string | undefined): Transform | null {
   }
 }
 
-export function postJson(options: PostOptions): Promise<HttpAnswer> {
-  const { url, fence } = options;
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  try {
-    fence.checkHost(url.hostname);
-  } catch (error) {
-    return Promise.reject(describeNetworkError(error));
-  }
+/** What both posts share: one end for the call, kept to the first reason it was stopped for. */
+interface CallEnd {
+  /** Aborts the request when the call is stopped. */
+  signal: AbortSignal;
+  stop(failure: AttemptFailure): void;
+  /** What the call reports for an error: the reason it was stopped for, if any, else the error described. */
+  reason(error: unknown): AttemptFailure;
+  /** Stops listening to the caller's signal. */
+  detach(): void;
+}
+
+/** The end of one call, stopped at once if the caller's signal is already aborted, else when it is. */
+function callEnd(signal: AbortSignal | undefined): CallEnd {
   const controller = new AbortController();
   let ending: AttemptFailure | null = null;
   const stop = (failure: AttemptFailure) => {
     ending ??= failure;
     controller.abort();
   };
-  const timeoutSeconds = options.timeoutMs / 1000;
-  const timer = setTimeout(
-    () => stop(new AttemptFailure('timeout', `no answer within ${Number.isInteger(timeoutSeconds) ? timeoutSeconds : timeoutSeconds.toFixed(1)} s`, true)),
-    options.timeoutMs,
-  );
   const onCancel = () => stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
-  if (options.signal?.aborted) onCancel();
-  options.signal?.addEventListener('abort', onCancel, { once: true });
+  if (signal?.aborted) onCancel();
+  signal?.addEventListener('abort', onCancel, { once: true });
+  return {
+    signal: controller.signal,
+    stop,
+    reason: (error) => ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)),
+    detach: () => signal?.removeEventListener('abort', onCancel),
+  };
+}
+
+function noAnswerWithin(timeoutMs: number): string {
+  const seconds = timeoutMs / 1000;
+  return `no answer within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}
+
+/** Sends the POST (through the fence's lookup, on the caller's agents) and hands its answer or its error on. */
+function sendPost(
+  options: PostOptions,
+  signal: AbortSignal,
+  fail: (error: unknown) => void,
+  onResponse: (response: IncomingMessage) => void,
+): http.ClientRequest {
+  const { url } = options;
+  const secure = url.protocol === 'https:';
+  const payload = Buffer.from(options.body);
+  const request = (secure ? https : http).request({
+    protocol: url.protocol,
+    hostname: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    method: 'POST',
+    headers: { ...options.headers, 'content-length': String(payload.length) },
+    agent: secure ? options.agents.https : options.agents.http,
+    lookup: fencedLookup(options.fence),
+    signal,
+  });
+  request.on('error', fail);
+  request.on('response', onResponse);
+  request.end(payload);
+  return request;
+}
+
+export function postJson(options: PostOptions): Promise<HttpAnswer> {
+  try {
+    options.fence.checkHost(options.url.hostname);
+  } catch (error) {
+    return Promise.reject(describeNetworkError(error));
+  }
+  const call = callEnd(options.signal);
+  const timer = setTimeout(() => call.stop(new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), true)), options.timeoutMs);
 
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const fail = (error: unknown) => reject(ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)));
-    const secure = url.protocol === 'https:';
-    const payload = Buffer.from(options.body);
-    const request = (secure ? https : http).request({
-      protocol: url.protocol,
-      hostname,
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: { ...options.headers, 'content-length': String(payload.length) },
-      agent: secure ? options.agents.https : options.agents.http,
-      lookup: fencedLookup(fence),
-      signal: controller.signal,
-    });
-    request.on('error', fail);
-    request.on('response', (response: IncomingMessage) => {
+    const fail = (error: unknown) => reject(call.reason(error));
+    const request = sendPost(options, call.signal, fail, (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       const ok = status >= 200 && status < 300;
       const limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
@@ -151,7 +185,7 @@ export function postJson(options: PostOptions): Promise<HttpAnswer> {
       const plain = decoder(response.headers['content-encoding'] as string | undefined);
       const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
       if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
-        stop(tooLarge());
+        call.stop(tooLarge());
         return;
       }
       const stream = plain ? response.pipe(plain) : response;
@@ -169,7 +203,7 @@ export function postJson(options: PostOptions): Promise<HttpAnswer> {
         if (size > limit) {
           if (ok) {
             // Stop reading and drop the connection: the rest of a huge answer is not wanted.
-            stop(tooLarge());
+            call.stop(tooLarge());
             return;
           }
           chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
@@ -186,10 +220,9 @@ export function postJson(options: PostOptions): Promise<HttpAnswer> {
       response.on('aborted', () => (done ? undefined : fail(cutShort())));
       response.on('close', () => (done || response.complete ? undefined : fail(cutShort())));
     });
-    request.end(payload);
   }).finally(() => {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCancel);
+    call.detach();
   });
 }
 
@@ -213,55 +246,29 @@ export interface OpenAnswer {
  * (both end the stream with an AttemptFailure). A non-2xx answer is read whole, as by `postJson`.
  */
 export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAnswer> {
-  const { url, fence } = options;
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
   try {
-    fence.checkHost(url.hostname);
+    options.fence.checkHost(options.url.hostname);
   } catch (error) {
     return Promise.reject(describeNetworkError(error));
   }
-  const controller = new AbortController();
-  let ending: AttemptFailure | null = null;
-  const stop = (failure: AttemptFailure) => {
-    ending ??= failure;
-    controller.abort();
-  };
-  const timeoutSeconds = options.timeoutMs / 1000;
-  const silence = () =>
-    new AttemptFailure('timeout', `no answer within ${Number.isInteger(timeoutSeconds) ? timeoutSeconds : timeoutSeconds.toFixed(1)} s`, false);
-  let timer = setTimeout(() => stop(silence()), options.timeoutMs);
+  const call = callEnd(options.signal);
+  const silence = () => new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), false);
+  let timer = setTimeout(() => call.stop(silence()), options.timeoutMs);
   const rearm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => stop(silence()), options.timeoutMs);
+    timer = setTimeout(() => call.stop(silence()), options.timeoutMs);
   };
-  const onCancel = () => stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
-  if (options.signal?.aborted) onCancel();
-  options.signal?.addEventListener('abort', onCancel, { once: true });
   const release = () => {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCancel);
+    call.detach();
   };
 
   return new Promise<OpenAnswer | HttpAnswer>((resolve, reject) => {
     const fail = (error: unknown) => {
       release();
-      reject(ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)));
+      reject(call.reason(error));
     };
-    const secure = url.protocol === 'https:';
-    const payload = Buffer.from(options.body);
-    const request = (secure ? https : http).request({
-      protocol: url.protocol,
-      hostname,
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: { ...options.headers, 'content-length': String(payload.length) },
-      agent: secure ? options.agents.https : options.agents.http,
-      lookup: fencedLookup(fence),
-      signal: controller.signal,
-    });
-    request.on('error', fail);
-    request.on('response', (response: IncomingMessage) => {
+    const request = sendPost(options, call.signal, fail, (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       const plain = decoder(response.headers['content-encoding'] as string | undefined);
       const body = plain ? response.pipe(plain) : response;
@@ -292,7 +299,7 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
             yield chunk;
           }
         } catch (error) {
-          throw ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error));
+          throw call.reason(error);
         } finally {
           release();
           if (!response.complete) request.destroy();
@@ -300,6 +307,5 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
       }
       resolve({ status, headers: response.headers, stream: chunks() });
     });
-    request.end(payload);
   });
 }
