@@ -155,7 +155,7 @@ describe('the service under an agent answering 40,000 control characters', () =>
     expect(peakRss, what).toBeLessThan(RSS_BOUND_MB);
   }, 600_000);
 
-  it('answers /healthz within a few milliseconds while a report is rendered', async () => {
+  it('answers /healthz all along while a report is rendered (the render is off the event loop)', async () => {
     const latencies: number[] = [];
     let rendering = true;
     const report = fetchBytes(`${server.url}/v1/evaluations/${evaluationId}/report?force_regenerate=true`, token, 'POST').finally(() => {
@@ -171,9 +171,10 @@ describe('the service under an agent answering 40,000 control characters', () =>
     await report;
     const took = performance.now() - started;
     const slowest = Math.max(...latencies);
-    // Rendered on the event loop, the report answered no /healthz until it was done (seconds).
-    // The bound is generous for a loaded 2-core machine, where the worker thread competes for the cores.
+    // Rendered on the event loop, the report would answer no /healthz until it was done: the
+    // slowest would last about the whole render. Compared with the render itself, not with a
+    // fixed number of milliseconds, so that a machine busy with other work does not decide it.
     expect(latencies.length, `report took ${Math.round(took)} ms`).toBeGreaterThan(5);
-    expect(slowest, `slowest /healthz ${Math.round(slowest)} ms while the report took ${Math.round(took)} ms`).toBeLessThan(500);
+    expect(slowest, `slowest /healthz ${Math.round(slowest)} ms while the report took ${Math.round(took)} ms`).toBeLessThan(took / 2);
   }, 120_000);
 });
