@@ -18,10 +18,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { elapsedLog, freePort, startFlags } from './tools/service.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RATE = Number(process.env.BENCH_GATEWAY_RATE ?? 1000);
@@ -29,22 +29,7 @@ const SECONDS = Number(process.env.BENCH_GATEWAY_SECONDS ?? 5);
 const GUARDED_RATE = Number(process.env.BENCH_GATEWAY_GUARDED_RATE ?? 200);
 const MAIN = process.env.BENCH_MAIN ?? 'dist/main.js';
 const ADMIN = { email: 'bench@warden.local', password: 'bench-password-1' };
-const began = Date.now();
-const log = (message) => console.log(`[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${message}`);
-
-function startFlags() {
-  const start = String(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '');
-  const match = /node((?:\s+--\S+)*)\s+dist\/main\.js/.exec(start);
-  return (match?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+const log = elapsedLog();
 
 const ANSWER = JSON.stringify({
   id: 'chatcmpl-bench',
@@ -72,7 +57,7 @@ async function startAgent() {
 async function startService() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-gateway-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(), MAIN], {
+  const child = spawn(process.execPath, [...startFlags(ROOT), MAIN], {
     cwd: ROOT,
     env: {
       ...process.env,
