@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool } from 'kysely';
+import { Kysely, SqliteDialect, type PostgresPool } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { makeDirectory } from '../make-directory.js';
 import type { DB } from './schema.js';
 import { GroupCommitSqlite, groupCommitDialect } from './sqlite-group-commit.js';
 import { NulFreeText } from './nul-free-text.js';
+import { WardenPostgresDialect } from './postgres-introspector.js';
 import { WriterThread, type WriterThreadOptions } from './sqlite-writer-thread.js';
 import { identityWrites, type TableCachingRules } from './table-caching.js';
 
@@ -236,6 +237,6 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
 
 /** A PostgreSQL database over any pool Kysely's PostgresDialect accepts (pg.Pool in production). */
 export function postgresDatabase(pool: PostgresPool): Database {
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS });
+  const db = new Kysely<DB>({ dialect: new WardenPostgresDialect({ pool }), plugins: PLUGINS });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

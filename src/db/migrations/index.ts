@@ -43,8 +43,9 @@ export const MIGRATIONS: ReadonlyArray<readonly [string, WardenMigration]> = [
 ];
 
 /**
- * `schema` names the PostgreSQL schema of the migration bookkeeping tables: Kysely looks for
- * them across every schema, so two Warden databases in one PostgreSQL database need it.
+ * `schema` names the PostgreSQL schema of the migration bookkeeping tables, so that two Warden
+ * databases in one PostgreSQL database keep theirs apart. On PostgreSQL the migrator looks for
+ * them in the connection's search_path only (src/db/postgres-introspector.ts).
  */
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect, schema?: string): Promise<void> {
   const provider: MigrationProvider = {
