@@ -15,6 +15,7 @@
 //   BENCH_GATEWAY_SECONDS  seconds per scenario (default 5)
 //   BENCH_GATEWAY_GUARDED_RATE requests per second of scenario 3 (default 200)
 //   BENCH_MAIN             the service's entry (default dist/main.js)
+import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -162,7 +163,7 @@ async function main() {
         model_name: 'bench',
         agent_url: agent.url,
         protocol: 'chat_completions',
-        api_key: 'sk-bench-0000000000000000',
+        api_key: `sk-bench-${randomBytes(18).toString('base64url')}`, // random, as real keys are (a run of zeros would match numbers in the answers)
         rate_limit_requests_per_minute: 10_000_000,
       });
     const plain = await make('Unguarded');

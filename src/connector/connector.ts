@@ -15,7 +15,7 @@ import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnsw
 import { sseData } from './sse.js';
 import { createOutboundFence, type OutboundFence } from './outbound.js';
 import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
-import { bodyExcerpt, redactSecret } from './redact.js';
+import { bodyExcerpt, redactSecret, secretRedactor } from './redact.js';
 import { backoffMs, RETRY_STATUSES, retryAfterMs } from './retry.js';
 import {
   StreamFailure,
@@ -110,19 +110,23 @@ function targetUrl(raw: string): URL | string {
   return url;
 }
 
-/** Every string of a JSON value (keys included) with the key redacted. */
-function redactStrings(value: unknown, secret: string | undefined): unknown {
-  if (typeof value === 'string') return redactSecret(value, secret);
-  if (Array.isArray(value)) return value.map((item) => redactStrings(item, secret));
+/** Every string of a JSON value (keys included) with the key redacted (`redact`: one key's `secretRedactor`). */
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redactSecret(key, secret), redactStrings(inner, secret)]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redact(key), redactStrings(inner, redact)]));
   }
   return value;
 }
 
 /** A call whose name or arguments hold the key (an agent echoing it) gets the key replaced, as the text does. */
-const redactCall = (call: ToolCall, secret: string | undefined): ToolCall =>
-  secret === undefined ? call : { name: redactSecret(call.name, secret), arguments: redactStrings(call.arguments, secret) };
+const redactCall = (call: ToolCall, redact: (text: string) => string): ToolCall => ({
+  name: redact(call.name),
+  arguments: redactStrings(call.arguments, redact),
+});
+
+const redactCalls = (calls: ToolCall[], redact: (text: string) => string) => calls.map((call) => redactCall(call, redact));
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -365,7 +369,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     const answered = (text: string, contextId?: string, toolCalls?: ToolCall[]): AgentCallResult => ({
       ok: true,
       text: redactSecret(text, secret),
-      ...(toolCalls?.length ? { toolCalls: toolCalls.map((call) => redactCall(call, secret)) } : {}),
+      ...(toolCalls?.length ? { toolCalls: redactCalls(toolCalls, secretRedactor(secret)) } : {}),
       latencyMs: state.latencyMs,
       attempts: state.attempts,
       ...(contextId && redactSecret(contextId, secret) === contextId ? { contextId } : {}),
@@ -441,7 +445,8 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       const out = await call.exchange(forwardUrl(target, url), request.body, request.headers);
       if (!out.ok) return out;
       // The text as a whole is looked at once; only an answer that holds the key is walked, string by string.
-      const payload = redactSecret(out.raw, call.secret) === out.raw ? out.payload : redactStrings(out.payload, call.secret);
+      const redact = secretRedactor(call.secret);
+      const payload = redact(out.raw) === out.raw ? out.payload : redactStrings(out.payload, redact);
       return { ok: true, payload, latencyMs: call.state.latencyMs, attempts: call.state.attempts };
     } catch {
       return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };

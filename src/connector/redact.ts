@@ -96,11 +96,15 @@ function polyHash(text: string, from: number, length: number): number {
   return hash;
 }
 
-/** Ranges [from, to) of `view` that are one of `parts` (all of `length` characters): a rolling hash, linear in the view. */
-function partRanges(view: string, parts: Set<string>, length: number, out: Array<[number, number]>) {
-  if (view.length < length) return;
+function partHashes(parts: Set<string>, length: number): Set<number> {
   const hashes = new Set<number>();
   for (const part of parts) hashes.add(polyHash(part, 0, length));
+  return hashes;
+}
+
+/** Ranges [from, to) of `view` that are one of `parts` (all of `length` characters, hashed in `hashes`): a rolling hash, linear in the view. */
+function partRanges(view: string, parts: Set<string>, hashes: Set<number>, length: number, out: Array<[number, number]>) {
+  if (view.length < length) return;
   let top = 1;
   for (let i = 1; i < length; i++) top = (top * POLY_BASE) % POLY_MOD;
   let hash = polyHash(view, 0, length);
@@ -125,16 +129,29 @@ function formRanges(view: string, forms: string[], out: Array<[number, number]>)
  * between them go with it and nothing around it does. Linear in the text.
  */
 export function redactSecret(text: string, secret: string | null | undefined): string {
-  if (!secret || secret.length < MIN_SECRET_LENGTH || text === '') return text;
+  return secretRedactor(secret)(text);
+}
+
+/**
+ * `redactSecret` for one key and many texts (every string of an answer): the key's spellings
+ * are worked out once, here, instead of once per text.
+ */
+export function secretRedactor(secret: string | null | undefined): (text: string) => string {
+  if (!secret || secret.length < MIN_SECRET_LENGTH) return (text) => text;
   const patterns = keyPatterns(secret);
   // A key of (almost) no letters or digits: only its literal spellings are hunted.
-  if (patterns === null) return literalRedact(text, secret);
+  if (patterns === null) return (text) => literalRedact(text, secret);
+  const hashes = partHashes(patterns.parts, patterns.partLength);
+  return (text) => (text === '' ? text : redactWith(text, secret, patterns, hashes));
+}
+
+function redactWith(text: string, secret: string, patterns: KeyPatterns, hashes: Set<number>): string {
   const view = keyView(text);
   const ranges: Array<[number, number]> = [];
   formRanges(view.exact, patterns.exact, ranges);
   const base64Ends = new Set(ranges.map((range) => range[1]));
   formRanges(view.lower, patterns.lower, ranges);
-  partRanges(view.lower, patterns.parts, patterns.partLength, ranges);
+  partRanges(view.lower, patterns.parts, hashes, patterns.partLength, ranges);
   if (ranges.length === 0) return literalRedact(text, secret);
   ranges.sort((a, b) => a[0] - b[0]);
   let out = '';
