@@ -22,7 +22,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { elapsedLog, freePort, startFlags } from './tools/service.mjs';
+import { cpuMicrosOf, elapsedLog, freePort, startFlags } from './tools/service.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RATE = Number(process.env.BENCH_GATEWAY_RATE ?? 1000);
@@ -84,6 +84,7 @@ async function startService() {
   }
   return {
     base,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
@@ -147,6 +148,13 @@ async function openLoop(url, headers, body, rate, seconds) {
   return { sent: total, failed: total - ok.length, achievedRate: total / ((performance.now() - t0) / 1000), p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }
 
+/** A run of calls through the service, with the service's CPU time per call (the figure a loaded machine moves least). */
+async function measured(service, run) {
+  const before = cpuMicrosOf(service.pid);
+  const result = await run();
+  return { ...result, serviceCpuMicrosPerCall: Math.round((cpuMicrosOf(service.pid) - before) / result.sent) };
+}
+
 const round = (n) => Math.round(n * 1000) / 1000;
 const overhead = (gateway, direct) => ({ p50: round(gateway.p50 - direct.p50), p99: round(gateway.p99 - direct.p99) });
 
@@ -154,7 +162,8 @@ async function main() {
   if (!fs.existsSync(path.join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run npm run build`);
   const service = await startService();
   const agent = await startAgent();
-  const results = { at: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version }, rate: RATE, seconds: SECONDS, scenarios: {} };
+  const host = { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] };
+  const results = { at: new Date().toISOString(), host, rate: RATE, seconds: SECONDS, scenarios: {} };
   try {
     const { access_token: token } = await api(service.base, null, 'POST', '/v1/auth/jwt/login', ADMIN);
     const make = (name) =>
@@ -163,7 +172,8 @@ async function main() {
         model_name: 'bench',
         agent_url: agent.url,
         protocol: 'chat_completions',
-        api_key: `sk-bench-${randomBytes(18).toString('base64url')}`, // random, as real keys are (a run of zeros would match numbers in the answers)
+        // Random, as real keys are (a run of zeros would match numbers in every answer).
+        api_key: `sk-bench-${randomBytes(18).toString('base64url')}`,
         rate_limit_requests_per_minute: 10_000_000,
       });
     const plain = await make('Unguarded');
@@ -184,12 +194,12 @@ async function main() {
 
     log(`guards off: direct, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
     const d1 = await openLoop(direct, {}, short, RATE, SECONDS);
-    const g1 = await openLoop(gateway(plain.id), auth, short, RATE, SECONDS);
+    const g1 = await measured(service, () => openLoop(gateway(plain.id), auth, short, RATE, SECONDS));
     results.scenarios.guardsOff = { direct: d1, gateway: g1, overheadMs: overhead(g1, d1) };
 
     log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
     const d2 = await openLoop(direct, {}, long, GUARDED_RATE, SECONDS);
-    const g2 = await openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS);
+    const g2 = await measured(service, () => openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS));
     results.scenarios.defaultConfig2kb = { direct: d2, gateway: g2, overheadMs: overhead(g2, d2) };
     results.agentRequests = agent.stats.requests;
   } finally {
@@ -205,6 +215,7 @@ async function main() {
     'overhead p50 ms': s.overheadMs.p50,
     'overhead p99 ms': s.overheadMs.p99,
     'gateway req/s': Math.round(s.gateway.achievedRate),
+    'service CPU µs/call': s.gateway.serviceCpuMicrosPerCall,
     failed: s.gateway.failed,
   }));
   console.table(table);

@@ -19,13 +19,13 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import { DATASET, SEED_VERSION, seed } from './seed.mjs';
+import { cpuMicrosOf, freePort } from './tools/service.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
@@ -79,16 +79,6 @@ if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) {
   process.exit(2);
 }
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
 // ---------------------------------------------------------------- the dataset
 
 /** The seeded file is reused while the schema and the seed script are unchanged (seeding takes ~25 s). */
@@ -134,23 +124,6 @@ function memoryOf(pid) {
     return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
   } catch {
     return { rss: NaN, hwm: NaN };
-  }
-}
-
-/**
- * CPU time (user + system) a process has used, in microseconds, from /proc/<pid>/stat.
- * Per request, it is the measure least moved by whatever else the machine runs: a loaded
- * machine lowers req/s, but hardly the CPU each request costs.
- */
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-function cpuMicrosOf(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After "pid (comm) ", field 3 is the state: utime and stime are fields 14 and 15 (1-based).
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-  } catch {
-    return NaN;
   }
 }
 

@@ -1,5 +1,5 @@
 // What the benches that start the built service share: its `npm start` node flags, a free
-// loopback port and a log line stamped with the seconds since the bench began.
+// loopback port, a log line stamped with the seconds since the bench began, and a process's CPU time.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,8 +12,10 @@ export function startFlags(root) {
 }
 
 export const freePort = () =>
-  new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
       server.close(() => resolve(port));
     });
@@ -23,4 +25,21 @@ export const freePort = () =>
 export function elapsedLog() {
   const began = Date.now();
   return (message) => console.log(`[${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+}
+
+/**
+ * CPU time (user + system) a process has used, in microseconds, from /proc/<pid>/stat.
+ * Per request, it is the measure least moved by whatever else the machine runs: a loaded
+ * machine lowers req/s, but hardly the CPU each request costs.
+ */
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+export function cpuMicrosOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "pid (comm) ", field 3 is the state: utime and stime are fields 14 and 15 (1-based).
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
 }

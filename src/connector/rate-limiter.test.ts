@@ -159,3 +159,40 @@ describe('the in-process rate ceiling', () => {
     await next;
   });
 });
+
+describe("the gateway's sliding window (tryAcquire)", () => {
+  it('admits the limit per minute, then answers when the oldest start leaves', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    for (let i = 0; i < 3; i++) {
+      expect(await limiter.tryAcquire('agent:a', 3)).toEqual({ ok: true });
+      clock.advance(10_000);
+    }
+    // Starts at 0, 10 and 20 s; now 30 s: the oldest leaves at 60 s.
+    expect(await limiter.tryAcquire('agent:a', 3)).toEqual({ ok: false, retryAfterMs: 30_000 });
+    expect(await limiter.tryAcquire('agent:b', 3)).toEqual({ ok: true });
+    clock.advance(30_001);
+    expect(await limiter.tryAcquire('agent:a', 3)).toEqual({ ok: true });
+    expect(await limiter.tryAcquire('agent:a', 3)).toEqual({ ok: false, retryAfterMs: 9_999 });
+  });
+
+  it('gives the same answers as counting the whole last minute, over many calls and several minutes', async () => {
+    const clock = new FakeClock();
+    const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const admitted: number[] = [];
+    const limit = 3_000;
+    for (let call = 0; call < 20_000; call++) {
+      clock.advance(Math.floor(random() * 30));
+      const at = clock.now();
+      const recent = admitted.filter((start) => start > at - 60_000);
+      const expected = recent.length < limit ? { ok: true } : { ok: false, retryAfterMs: Math.max(1, recent[recent.length - limit]! + 60_000 - at) };
+      const answer = await limiter.tryAcquire('agent:busy', limit);
+      expect(answer).toEqual(expected);
+      if (answer.ok) admitted.push(at);
+    }
+    expect(admitted.length).toBeGreaterThan(limit * 2);
+    expect(admitted.length).toBeLessThan(20_000);
+  });
+});

@@ -45,13 +45,19 @@ export interface InProcessRateLimiter extends CallRateLimiter {
 
 const abortReason = (signal: AbortSignal): unknown => signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 
+/** A key's starts of the last window: `starts[head…]` are live, oldest first (the ones before `head` have left). */
+interface SlidingWindow {
+  starts: number[];
+  head: number;
+}
+
 export function createInProcessRateLimiter(options: InProcessRateLimiterOptions = {}): InProcessRateLimiter {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const windowMs = options.windowMs ?? 60_000;
   const keys = new Map<string, KeyState>();
   /** The gateway's windows (tryAcquire): start times of the last minute per key, oldest first. */
-  const windows = new Map<string, number[]>();
+  const windows = new Map<string, SlidingWindow>();
   let acquisitions = 0;
 
   // Keys of agents no longer called would otherwise stay forever (a start a window old constrains nothing).
@@ -61,7 +67,7 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
       const idle = state.lastStart === null || state.lastStart <= at - windowMs;
       if (state.queue.length === 0 && !state.pumping && idle) keys.delete(key);
     }
-    for (const [key, starts] of windows) if ((starts[starts.length - 1] ?? -Infinity) <= at - windowMs) windows.delete(key);
+    for (const [key, window] of windows) if ((window.starts[window.starts.length - 1] ?? -Infinity) <= at - windowMs) windows.delete(key);
   }
 
   function leave(waiter: Waiter) {
@@ -134,13 +140,21 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
       if (++acquisitions % 1000 === 0) sweep();
       const limit = Math.max(1, Math.floor(perMinute));
       const at = now();
-      const starts = (windows.get(key) ?? []).filter((start) => start > at - windowMs);
-      windows.set(key, starts);
-      if (starts.length < limit) {
-        starts.push(at);
+      let window = windows.get(key);
+      if (window === undefined) windows.set(key, (window = { starts: [], head: 0 }));
+      const { starts } = window;
+      // Starts leave from the front only (each call costs what left since the last one, not the whole minute's count).
+      while (window.head < starts.length && starts[window.head]! <= at - windowMs) window.head += 1;
+      if (window.head > 1024 && window.head * 2 > starts.length) {
+        window.starts = starts.slice(window.head);
+        window.head = 0;
+      }
+      const live = window.starts;
+      if (live.length - window.head < limit) {
+        live.push(at);
         return { ok: true };
       }
-      return { ok: false, retryAfterMs: Math.max(1, starts[starts.length - limit]! + windowMs - at) };
+      return { ok: false, retryAfterMs: Math.max(1, live[live.length - limit]! + windowMs - at) };
     },
     waiting(key) {
       return keys.get(key)?.queue.length ?? 0;
