@@ -27,6 +27,10 @@ export const findAgentForUpdate = (db: Kysely<DB>, dialect: Dialect, id: string)
 export const updateAgent = (db: Kysely<DB>, id: string, patch: AgentPatch) =>
   db.updateTable('agents').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 
+/** `updateAgent` only while the agent is still at `stage` (undefined otherwise): a lifecycle move that read the row without a lock. */
+export const updateAgentIfStage = (db: Kysely<DB>, id: string, stage: string, patch: AgentPatch) =>
+  db.updateTable('agents').set(patch).where('id', '=', id).where('trust_stage', '=', stage).returningAll().executeTakeFirst();
+
 export interface AgentListFilter {
   teamId: string;
   statuses: readonly string[];

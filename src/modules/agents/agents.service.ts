@@ -224,23 +224,33 @@ export function createAgentService(deps: AgentDeps) {
      */
     async updateLifecycle(principal: Principal, id: string, stage: TrustStage) {
       requireAnywhere(principal, 'agent:write');
+      // The agent as last committed, read without the writer: the UPDATE below applies only if
+      // its stage is still the one read, so the usual move costs the writer two statements, not
+      // three (docs/decisions.md, "Lifecycle moves"). A move that lost a race, or an agent not
+      // yet committed, reads the row again under the writer.
+      const seen = await repo.findAgent(db, id);
       return db.transaction().execute(async (trx) => {
-        const current = await repo.findAgentForUpdate(trx, dialect, id);
-        if (current === undefined) throw notFound('Agent');
-        authorize(principal, 'agent:write', current.team_id, 'Agent');
         const at = now();
-        const patch: AgentPatch = { trust_stage: stage, updated_at: at };
-        if (stage === 'hardened') {
-          patch.trusted_at = at;
-          patch.ttt_days = (at - current.created_at) / SECONDS_PER_DAY;
+        const patchFor = (agent: AgentRow): AgentPatch =>
+          stage === 'hardened'
+            ? { trust_stage: stage, updated_at: at, trusted_at: at, ttt_days: (at - agent.created_at) / SECONDS_PER_DAY }
+            : { trust_stage: stage, updated_at: at };
+        let current = seen;
+        // An agent never changes team, so the row read without the writer decides access as the locked one would.
+        if (current !== undefined) authorize(principal, 'agent:write', current.team_id, 'Agent');
+        let updated = current === undefined ? undefined : await repo.updateAgentIfStage(trx, id, current.trust_stage, patchFor(current));
+        if (updated === undefined) {
+          current = await repo.findAgentForUpdate(trx, dialect, id);
+          if (current === undefined) throw notFound('Agent');
+          authorize(principal, 'agent:write', current.team_id, 'Agent');
+          updated = await repo.updateAgent(trx, id, patchFor(current));
+          if (updated === undefined) throw notFound('Agent');
         }
-        const updated = await repo.updateAgent(trx, id, patch);
-        if (updated === undefined) throw notFound('Agent');
         await repo.insertLifecycleEvent(trx, {
           id: newId(),
           agent_id: id,
-          team_id: current.team_id,
-          from_stage: current.trust_stage,
+          team_id: current!.team_id,
+          from_stage: current!.trust_stage,
           to_stage: stage,
           changed_by: principal.userId,
           changed_at: at,
