@@ -253,6 +253,28 @@ describe('SQLite group commit', () => {
     expect(Buffer.isBuffer(stored.data) && stored.data.length).toBe(data.length);
   });
 
+  it('keeps the event loop turning while a big statement runs in the writer (a telemetry batch), inside a transaction', async () => {
+    await sql`create table spans (id integer primary key, name text not null)`.execute(db);
+    const rows = JSON.stringify(Array.from({ length: 200_000 }, (_, i) => ({ id: i + 1, name: `span ${i} of a long batch` })));
+    let turns = 0;
+    let turning = true;
+    const spin = () => {
+      turns++;
+      if (turning) setImmediate(spin);
+    };
+    let turnsDuringStatement = -1;
+    await db.transaction().execute(async (trx) => {
+      const before = turns;
+      setImmediate(spin);
+      await sql`insert into spans (id, name) select json_extract(value, '$.id'), json_extract(value, '$.name') from json_each(${rows})`.execute(trx);
+      turnsDuringStatement = turns - before;
+      turning = false;
+    });
+    // Waited for synchronously, the statement (hundreds of milliseconds) would allow no turn at all.
+    expect(turnsDuringStatement).toBeGreaterThan(10);
+    expect(Number((await sql<{ n: number }>`select count(*) as n from spans`.execute(db)).rows[0]!.n)).toBe(200_000);
+  });
+
   it('reads both versions at once, the read version as readVersion gives it', async () => {
     const versions = database.versions as NonNullable<typeof database.versions>;
     const readVersion = database.readVersion as () => string;

@@ -59,6 +59,18 @@ export class GroupCommitError extends Error {
  * arrival order (a FIFO lock, as Kysely's own SQLite driver does with its mutex), so the
  * group is serialisable.
  */
+/** Past this many bytes of bound values, a statement is sent to the writer without blocking the event loop. */
+const ASYNC_STATEMENT_BYTES = 64 * 1024;
+
+function boundBytes(params: readonly unknown[]): number {
+  let bytes = 0;
+  for (const value of params) {
+    if (typeof value === 'string') bytes += value.length;
+    else if (value instanceof Uint8Array) bytes += value.byteLength;
+  }
+  return bytes;
+}
+
 export class GroupCommitSqlite {
   readonly #writer: WriterThread;
   readonly #reader: SqliteDatabase.Database;
@@ -320,7 +332,14 @@ export class GroupCommitSqlite {
     }
     let result: QueryResult<R>;
     try {
-      const out = this.#writer.exec(this.#takeDeferred(), query.sql, params);
+      // A statement that binds much data (a telemetry batch, a big result) takes the writer
+      // milliseconds: the event loop does not wait for it. The writer lock is held either way,
+      // so nothing else reaches the writer meanwhile; small statements stay synchronous calls,
+      // which cost less than a round of the event loop.
+      const out =
+        boundBytes(params) > ASYNC_STATEMENT_BYTES
+          ? await this.#writer.execAsync(this.#takeDeferred(), query.sql, params)
+          : this.#writer.exec(this.#takeDeferred(), query.sql, params);
       if (!out.readonly) this.#noteWrite(query);
       if (out.reader) {
         result = { rows: out.rows as R[] };

@@ -351,7 +351,14 @@ export class WriterThread {
     return result;
   }
 
-  /** Runs steps without waiting on the main thread: for the COMMIT, which waits for the disk. */
+  /** `exec` without waiting on the main thread: for statements too big to wait for (see sqlite-group-commit.ts). */
+  async execAsync(deferred: readonly WriterOp[], sql: string, params: readonly unknown[]): Promise<ExecResult> {
+    const result = (await this.callAsync([...deferred, { k: 'exec', sql, params }])) as ExecResult;
+    if (result.rows !== undefined) withBuffers(result.rows);
+    return result;
+  }
+
+  /** Runs steps without waiting on the main thread: for the COMMIT, which waits for the disk, and big statements. */
   callAsync(ops: readonly WriterOp[]): Promise<unknown> {
     try {
       this.#checkUsable();
