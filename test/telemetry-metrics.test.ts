@@ -87,6 +87,8 @@ describe('gauges', () => {
     gauge.record(5, { agent_configuration_id: 'agent-q' });
     inflight.add(5);
     await sdk.flush();
+    // The SDK stamps a gauge's point with the collection's millisecond: the next one is later.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     gauge.record(7, { agent_configuration_id: 'agent-q' });
     inflight.add(-2);
     await sdk.flush();
