@@ -57,6 +57,11 @@ describe('telemetry of guard scans', () => {
     expect(await total('dome_output_requests_total')).toBe(1);
     expect(await total('dome_input_requests_total', `?agent_configuration_id=${agentId}&time_range=15m`)).toBe(3);
     expect(await total('dome_input_requests_total', '?agent_configuration_id=someone-else')).toBe(0);
+    // A latency histogram's count and sum, by Prometheus' names: the three timed input scans.
+    expect(await total('dome_input_latency_seconds_count')).toBe(3);
+    const sum = await total('dome_input_latency_seconds_sum');
+    expect(sum).toBeGreaterThan(0);
+    expect(await total('dome_input_latency_seconds_count', '?agent_configuration_id=someone-else')).toBe(0);
     const answer = json(await get('/v1/telemetry/counters/dome_input_requests_total/total'));
     expect(answer).toMatchObject({ metric: 'dome_input_requests_total', labels: { team_id: world.teamA.id } });
     // Another team sees none of it.

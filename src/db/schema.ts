@@ -556,7 +556,8 @@ export interface DB {
 export interface TelemetryPointsTable {
   team_id: string;
   name: string;
-  kind: 'sum' | 'samples' | 'histogram';
+  /** `gauge` and `summary` (OTLP metrics of every kind) fit migration 0013's columns: kind is varchar(16), data JSON text. */
+  kind: 'sum' | 'gauge' | 'samples' | 'histogram' | 'summary';
   at_ms: number;
   value: number;
   count: number;

@@ -15,7 +15,7 @@ export class OtlpError extends Error {
   }
 }
 
-type FieldType = 'string' | 'bytes' | 'hex' | 'fixed64' | 'sfixed64' | 'double' | 'int64' | 'enum' | 'bool' | 'fixed32' | 'uint32';
+type FieldType = 'string' | 'bytes' | 'hex' | 'fixed64' | 'sfixed64' | 'double' | 'int64' | 'uint64' | 'sint32' | 'enum' | 'bool' | 'fixed32' | 'uint32';
 interface Field {
   name: string;
   type: FieldType | string; // a message name otherwise
@@ -65,6 +65,8 @@ const SCHEMA: Record<string, MessageSchema> = {
     5: { name: 'gauge', type: 'Gauge' },
     7: { name: 'sum', type: 'Sum' },
     9: { name: 'histogram', type: 'Histogram' },
+    10: { name: 'exponentialHistogram', type: 'ExponentialHistogram' },
+    11: { name: 'summary', type: 'Summary' },
   },
   Gauge: { 1: { name: 'dataPoints', type: 'NumberDataPoint', repeated: true } },
   Sum: {
@@ -73,12 +75,18 @@ const SCHEMA: Record<string, MessageSchema> = {
     3: { name: 'isMonotonic', type: 'bool' },
   },
   Histogram: { 1: { name: 'dataPoints', type: 'HistogramDataPoint', repeated: true }, 2: { name: 'aggregationTemporality', type: 'enum' } },
+  ExponentialHistogram: {
+    1: { name: 'dataPoints', type: 'ExponentialHistogramDataPoint', repeated: true },
+    2: { name: 'aggregationTemporality', type: 'enum' },
+  },
+  Summary: { 1: { name: 'dataPoints', type: 'SummaryDataPoint', repeated: true } },
   NumberDataPoint: {
     7: KV,
     2: { name: 'startTimeUnixNano', type: 'fixed64' },
     3: { name: 'timeUnixNano', type: 'fixed64' },
     4: { name: 'asDouble', type: 'double' },
     6: { name: 'asInt', type: 'sfixed64' },
+    8: { name: 'flags', type: 'uint32' },
   },
   HistogramDataPoint: {
     9: KV,
@@ -88,7 +96,32 @@ const SCHEMA: Record<string, MessageSchema> = {
     5: { name: 'sum', type: 'double' },
     6: { name: 'bucketCounts', type: 'fixed64', repeated: true },
     7: { name: 'explicitBounds', type: 'double', repeated: true },
+    10: { name: 'flags', type: 'uint32' },
   },
+  ExponentialHistogramDataPoint: {
+    1: KV,
+    2: { name: 'startTimeUnixNano', type: 'fixed64' },
+    3: { name: 'timeUnixNano', type: 'fixed64' },
+    4: { name: 'count', type: 'fixed64' },
+    5: { name: 'sum', type: 'double' },
+    6: { name: 'scale', type: 'sint32' },
+    7: { name: 'zeroCount', type: 'fixed64' },
+    8: { name: 'positive', type: 'ExponentialBuckets' },
+    9: { name: 'negative', type: 'ExponentialBuckets' },
+    10: { name: 'flags', type: 'uint32' },
+    14: { name: 'zeroThreshold', type: 'double' },
+  },
+  ExponentialBuckets: { 1: { name: 'offset', type: 'sint32' }, 2: { name: 'bucketCounts', type: 'uint64', repeated: true } },
+  SummaryDataPoint: {
+    7: KV,
+    2: { name: 'startTimeUnixNano', type: 'fixed64' },
+    3: { name: 'timeUnixNano', type: 'fixed64' },
+    4: { name: 'count', type: 'fixed64' },
+    5: { name: 'sum', type: 'double' },
+    6: { name: 'quantileValues', type: 'ValueAtQuantile', repeated: true },
+    8: { name: 'flags', type: 'uint32' },
+  },
+  ValueAtQuantile: { 1: { name: 'quantile', type: 'double' }, 2: { name: 'value', type: 'double' } },
   // logs.proto
   LogsData: { 1: { name: 'resourceLogs', type: 'ResourceLogs', repeated: true } },
   ResourceLogs: { 1: { name: 'resource', type: 'Resource' }, 2: { name: 'scopeLogs', type: 'ScopeLogs', repeated: true } },
@@ -190,7 +223,12 @@ function scalar(wire: Wire, type: FieldType): unknown {
       return buf.readDoubleLE(wire.take(8));
     case 'enum':
     case 'uint32':
+    case 'uint64':
       return wire.varint();
+    case 'sint32': {
+      const zigzag = wire.varint();
+      return zigzag % 2 === 0 ? zigzag / 2 : -(zigzag + 1) / 2;
+    }
     case 'bool':
       return wire.varint() !== 0;
     case 'fixed32':
@@ -388,74 +426,311 @@ export function logsOf(request: Json, teamId: string, nowNs: bigint): LogEntry[]
  * point only sets the baseline, so that a Warden restart does not count a total twice.
  */
 export class CumulativeState {
-  private readonly last = new Map<string, { start: bigint; values: number[] }>();
+  private readonly last = new Map<string, { start: bigint; value: unknown }>();
   constructor(
     private readonly startedNs: bigint,
     private readonly maxSeries = 100_000,
   ) {}
 
-  /** The increase since the last point of the series (a reset or a new start counts from zero). */
-  delta(key: string, start: bigint, values: number[]): number[] {
+  /**
+   * The increase of a cumulative series since its last point, as `subtract(current, previous)`
+   * answers it (null from it: the series was reset, and counts from zero, as does a new start);
+   * null when the point only sets the series' baseline.
+   */
+  increase<T>(key: string, start: bigint, current: T, subtract: (current: T, previous: T) => T | null): T | null {
     const previous = this.last.get(key);
     if (this.last.size >= this.maxSeries && previous === undefined) this.last.clear();
-    this.last.set(key, { start, values });
-    if (previous === undefined) return start >= this.startedNs ? values : values.map(() => 0);
-    const reset = start !== previous.start || values.some((v, i) => v < (previous.values[i] ?? 0));
-    return reset ? values : values.map((v, i) => v - (previous.values[i] ?? 0));
+    this.last.set(key, { start, value: current });
+    if (previous === undefined) return start >= this.startedNs ? current : null;
+    if (start !== previous.start) return current;
+    return subtract(current, previous.value as T) ?? current;
+  }
+
+  /**
+   * The increase of a list of values since the series' last point (zeros for a baseline). A value
+   * from `monotonicFrom` on that went down is a reset; those before it (a histogram's sum, which
+   * negative observations lower) may go down.
+   */
+  delta(key: string, start: bigint, values: number[], monotonicFrom = 0): number[] {
+    const increase = this.increase(key, start, values, (current, previous) =>
+      current.some((v, i) => i >= monotonicFrom && v < (previous[i] ?? 0)) ? null : current.map((v, i) => v - (previous[i] ?? 0)),
+    );
+    return increase ?? values.map(() => 0);
   }
 }
 
-const DELTA = 1;
+/** One side of an exponential histogram: bucket `offset + k` holds `counts[k]` observations. */
+interface ExponentialSide {
+  offset: number;
+  counts: number[];
+}
 
-/** Metric points of an ExportMetricsServiceRequest: sums (delta and cumulative) and histograms; gauges are not stored. */
-export function pointsOf(request: Json, teamId: string, state: CumulativeState): { points: MetricPoint[]; skipped: number } {
+/**
+ * An exponential histogram's point (OTLP's ExponentialHistogramDataPoint). With base =
+ * 2^(2^-scale), positive bucket i holds (base^i, base^(i+1)], negative bucket i holds
+ * [-base^(i+1), -base^i), and the zero bucket [-zeroThreshold, zeroThreshold].
+ */
+export interface ExponentialPoint {
+  sum: number;
+  scale: number;
+  zeroCount: number;
+  zeroThreshold: number;
+  positive: ExponentialSide;
+  negative: ExponentialSide;
+}
+
+/** The same buckets `by` scales lower: bucket i merges into bucket floor(i / 2^by), exactly. */
+function downscale(side: ExponentialSide, by: number): ExponentialSide {
+  if (by === 0 || side.counts.length === 0) return side;
+  const factor = 2 ** by;
+  const offset = Math.floor(side.offset / factor);
+  const counts: number[] = [];
+  side.counts.forEach((count, k) => {
+    const i = Math.floor((side.offset + k) / factor) - offset;
+    counts[i] = (counts[i] ?? 0) + count;
+  });
+  return { offset, counts };
+}
+
+/** `current` minus `previous`, bucket by bucket at one scale; null when a bucket went down (a reset). */
+function subtractSide(current: ExponentialSide, previous: ExponentialSide): ExponentialSide | null {
+  const counts = current.counts.slice();
+  for (let k = 0; k < previous.counts.length; k++) {
+    const count = previous.counts[k]!;
+    if (count === 0) continue;
+    const i = previous.offset + k - current.offset;
+    if (i < 0 || i >= counts.length || counts[i]! < count) return null;
+    counts[i] = counts[i]! - count;
+  }
+  return { offset: current.offset, counts };
+}
+
+/**
+ * The increase between two cumulative points of an exponential histogram, at the lower of their
+ * scales (an SDK lowers a histogram's scale as its range grows); null for a reset.
+ */
+export function subtractExponential(current: ExponentialPoint, previous: ExponentialPoint): ExponentialPoint | null {
+  const scale = Math.min(current.scale, previous.scale);
+  const side = (name: 'positive' | 'negative') =>
+    subtractSide(downscale(current[name], current.scale - scale), downscale(previous[name], previous.scale - scale));
+  const positive = side('positive');
+  const negative = side('negative');
+  const zeroCount = current.zeroCount - previous.zeroCount;
+  if (positive === null || negative === null || zeroCount < 0) return null;
+  return { sum: current.sum - previous.sum, scale, zeroCount, zeroThreshold: current.zeroThreshold, positive, negative };
+}
+
+/**
+ * An exponential histogram in the explicit-bucket shape Warden stores (docs/telemetry.md, "OTLP
+ * in"): one bucket per non-empty exponential bucket, from the most negative up, each bounded above
+ * where the exponential one ends (negative bucket i: -base^i; the zero bucket: zeroThreshold;
+ * positive bucket i: base^(i+1)), and the explicit shape's overflow bucket, empty. Percentiles
+ * count each observation at its bucket's upper bound, so leaving empty buckets out changes none.
+ */
+export function explicitBuckets(point: ExponentialPoint): { bounds: number[]; counts: number[] } {
+  const bounds: number[] = [];
+  const counts: number[] = [];
+  const power = (index: number) => Math.min(Number.MAX_VALUE, 2 ** (index * 2 ** -point.scale));
+  const add = (bound: number, count: number) => {
+    if (!(count > 0)) return;
+    // Bounds that round to one double (far below 1 at a high scale) share a bucket.
+    if (bounds.length > 0 && !(bound > bounds[bounds.length - 1]!)) counts[counts.length - 1]! += count;
+    else {
+      bounds.push(bound);
+      counts.push(count);
+    }
+  };
+  const { negative, positive } = point;
+  for (let k = negative.counts.length - 1; k >= 0; k--) add(-power(negative.offset + k), negative.counts[k]!);
+  add(point.zeroThreshold, point.zeroCount);
+  positive.counts.forEach((count, k) => add(power(positive.offset + k + 1), count));
+  counts.push(0);
+  return { bounds, counts };
+}
+
+const DELTA = 1;
+/** DataPointFlags.FLAG_NO_RECORDED_VALUE: the point marks a series as having no value (a staleness marker); nothing to store. */
+const NO_RECORDED_VALUE = 1;
+const METRIC_KINDS = ['gauge', 'sum', 'histogram', 'exponentialHistogram', 'summary'] as const;
+/** Why data points were not stored, as partialSuccess reports it. */
+const REJECTED = {
+  unnamed: 'metrics without a name',
+  unknown: 'metrics of a kind Warden does not read (it reads gauge, sum, histogram, exponentialHistogram and summary)',
+  notFinite: 'values that are not a finite number (or counts below zero)',
+  scale: 'exponential histograms with a scale outside -10..20',
+} as const;
+
+const finite = (...values: number[]) => values.every((v) => Number.isFinite(v));
+const counts = (values: unknown): number[] => asArray(values).map(num);
+const validCounts = (values: readonly number[]) => values.every((v) => Number.isFinite(v) && v >= 0);
+
+/** A point's labels: the resource's `service_name` and the point's attributes, sorted by name (one text per series). */
+function seriesLabels(service: string, list: unknown): Record<string, string> {
+  const labels: Record<string, string> = { service_name: service };
+  for (const [key, value] of Object.entries(attributes(list))) labels[key] = String(value);
+  return Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function exponentialOf(dp: Json): ExponentialPoint {
+  const side = (s: Json | undefined): ExponentialSide => ({ offset: num(s?.offset), counts: counts(s?.bucketCounts) });
+  return {
+    sum: num(dp.sum),
+    scale: num(dp.scale),
+    zeroCount: num(dp.zeroCount),
+    zeroThreshold: num(dp.zeroThreshold),
+    positive: side(dp.positive as Json | undefined),
+    negative: side(dp.negative as Json | undefined),
+  };
+}
+const validExponential = (p: ExponentialPoint) =>
+  finite(p.sum, p.zeroThreshold) && p.zeroThreshold >= 0 && validCounts([p.zeroCount, ...p.positive.counts, ...p.negative.counts]) &&
+  Number.isInteger(p.positive.offset) && Number.isInteger(p.negative.offset);
+
+export interface MetricsOf {
+  points: MetricPoint[];
+  /** Data points not stored (a metric of an unknown kind counts one). */
+  rejected: number;
+  /** Why, for partialSuccess. */
+  reasons: string[];
+}
+
+/**
+ * Metric points of an ExportMetricsServiceRequest (docs/telemetry.md, "OTLP in"): gauges and
+ * cumulative up-down counters as gauges (their value), monotonic sums and delta sums as
+ * increases, histograms and exponential histograms as buckets (exponential ones converted to
+ * explicit bounds), summaries as their count, sum and quantiles. Cumulative points become
+ * increases against the series' previous point (`state`).
+ */
+export function pointsOf(request: Json, teamId: string, state: CumulativeState): MetricsOf {
   const points: MetricPoint[] = [];
-  let skipped = 0;
+  const reasons = new Set<string>();
+  let rejected = 0;
+  const reject = (reason: string, count: number) => {
+    if (count === 0) return;
+    rejected += count;
+    reasons.add(reason);
+  };
   for (const rm of asArray(request.resourceMetrics)) {
-    const resource = attributes(rm.resource?.attributes);
-    const service = serviceOf(resource);
+    const service = serviceOf(attributes(rm.resource?.attributes));
     for (const sm of asArray(rm.scopeMetrics)) {
       for (const metric of asArray(sm.metrics)) {
         const name = clean(String(metric.name ?? ''));
-        const data = (metric.sum ?? metric.histogram) as Json | undefined;
-        if (name === '' || data === undefined) {
-          skipped++;
+        const kind = METRIC_KINDS.find((k) => metric[k] !== undefined && metric[k] !== null);
+        const data = kind === undefined ? undefined : (metric[kind] as Json);
+        if (kind === undefined || data === undefined) {
+          reject(name === '' ? REJECTED.unnamed : REJECTED.unknown, 1);
+          continue;
+        }
+        const dataPoints = asArray(data.dataPoints);
+        if (name === '') {
+          reject(REJECTED.unnamed, dataPoints.length);
           continue;
         }
         const temporality = enumOf(data.aggregationTemporality, ['unspecified', 'delta', 'cumulative'], 'AGGREGATION_TEMPORALITY_');
-        for (const dp of asArray(data.dataPoints)) {
-          const labels: Record<string, string> = { service_name: service };
-          for (const [key, value] of Object.entries(attributes(dp.attributes))) labels[key] = String(value);
-          const atMs = Number(nanos(dp.timeUnixNano) / 1_000_000n) || Date.now();
-          const key = `${teamId}\u0000${name}\u0000${JSON.stringify(Object.entries(labels).sort())}`;
+        for (const dp of dataPoints) {
+          if ((num(dp.flags) & NO_RECORDED_VALUE) !== 0) continue;
+          const labels = seriesLabels(service, dp.attributes);
+          const at = { teamId, name, labels, atMs: Number(nanos(dp.timeUnixNano) / 1_000_000n) || Date.now() };
+          const key = `${teamId}\u0000${kind}\u0000${name}\u0000${JSON.stringify(labels)}`;
           const start = nanos(dp.startTimeUnixNano);
-          if (metric.sum !== undefined) {
+          if (kind === 'gauge' || kind === 'sum') {
             const value = dp.asDouble !== undefined ? num(dp.asDouble) : num(dp.asInt);
-            const [increase] = temporality === DELTA ? [value] : state.delta(key, start, [value]);
-            if (increase) points.push({ teamId, name, atMs, labels, kind: 'sum', value: increase, count: 1 });
-          } else {
-            const counts = asArray(dp.bucketCounts).map(num);
-            const bounds = asArray(dp.explicitBounds).map(num);
+            if (!finite(value)) reject(REJECTED.notFinite, 1);
+            // A gauge, and a cumulative sum that is not monotonic (an up-down counter's current value), are values.
+            else if (kind === 'gauge' || (temporality !== DELTA && data.isMonotonic !== true)) points.push({ ...at, kind: 'gauge', value, count: 1 });
+            else {
+              const [increase] = temporality === DELTA ? [value] : state.delta(key, start, [value]);
+              if (increase) points.push({ ...at, kind: 'sum', value: increase, count: 1 });
+            }
+          } else if (kind === 'histogram') {
+            const bucketCounts = counts(dp.bucketCounts);
+            const bounds = counts(dp.explicitBounds);
             const sum = num(dp.sum);
-            const [sumDelta, ...countDeltas] = temporality === DELTA ? [sum, ...counts] : state.delta(key, start, [sum, ...counts]);
+            if (!finite(sum, ...bounds) || !validCounts(bucketCounts)) {
+              reject(REJECTED.notFinite, 1);
+              continue;
+            }
+            const [sumDelta, ...countDeltas] = temporality === DELTA ? [sum, ...bucketCounts] : state.delta(key, start, [sum, ...bucketCounts], 1);
             const total = countDeltas.reduce((a, b) => a + b, 0);
-            if (total > 0) points.push({ teamId, name, atMs, labels, kind: 'histogram', value: sumDelta ?? 0, count: total, histogram: { bounds,
-              counts: countDeltas } });
+            if (total > 0) points.push({ ...at, kind: 'histogram', value: sumDelta ?? 0, count: total, histogram: { bounds, counts: countDeltas } });
+          } else if (kind === 'exponentialHistogram') {
+            const point = exponentialOf(dp);
+            if (!Number.isInteger(point.scale) || point.scale < -10 || point.scale > 20) reject(REJECTED.scale, 1);
+            else if (!validExponential(point)) reject(REJECTED.notFinite, 1);
+            else {
+              const increase = temporality === DELTA ? point : state.increase(key, start, point, subtractExponential);
+              if (increase === null) continue;
+              const histogram = explicitBuckets(increase);
+              const total = histogram.counts.reduce((a, b) => a + b, 0);
+              if (total > 0) points.push({ ...at, kind: 'histogram', value: increase.sum, count: total, histogram });
+            }
+          } else {
+            // A summary's count and sum are cumulative (metrics.proto); its quantiles describe the points' own time.
+            const count = num(dp.count);
+            const sum = num(dp.sum);
+            const quantiles = asArray(dp.quantileValues)
+              .map((q) => [num(q.quantile), num(q.value)] as const)
+              .filter(([q, v]) => finite(q, v) && q >= 0 && q <= 1);
+            if (!finite(sum) || !validCounts([count])) {
+              reject(REJECTED.notFinite, 1);
+              continue;
+            }
+            const [sumDelta, countDelta] = state.delta(key, start, [sum, count], 1);
+            if (countDelta! > 0 || quantiles.length > 0) {
+              points.push({ ...at, kind: 'summary', value: sumDelta!, count: countDelta!, quantiles: { quantiles: quantiles.map(([q]) => q),
+                values: quantiles.map(([, v]) => v) } });
+            }
           }
         }
       }
     }
   }
-  return { points, skipped };
+  return { points, rejected, reasons: [...reasons] };
 }
 
-/** Everything an OTLP request carries, as one batch of Warden's records. */
-export function batchOf(signal: Signal, request: Json, teamId: string, state: CumulativeState, nowNs: bigint): { batch: TelemetryBatch; rejected: number } {
+/** Everything an OTLP request carries, as one batch of Warden's records, and what was not taken (with the reason). */
+export function batchOf(
+  signal: Signal,
+  request: Json,
+  teamId: string,
+  state: CumulativeState,
+  nowNs: bigint,
+): { batch: TelemetryBatch; rejected: number; reason: string } {
   if (signal === 'traces') {
     const { spans, rejected } = spansOf(request, teamId);
-    return { batch: { points: [], spans, logs: [] }, rejected };
+    return { batch: { points: [], spans, logs: [] }, rejected, reason: rejected === 0 ? '' : 'spans without a valid trace or span id' };
   }
-  if (signal === 'logs') return { batch: { points: [], spans: [], logs: logsOf(request, teamId, nowNs) }, rejected: 0 };
-  const { points, skipped } = pointsOf(request, teamId, state);
-  return { batch: { points, spans: [], logs: [] }, rejected: skipped };
+  if (signal === 'logs') return { batch: { points: [], spans: [], logs: logsOf(request, teamId, nowNs) }, rejected: 0, reason: '' };
+  const { points, rejected, reasons } = pointsOf(request, teamId, state);
+  return { batch: { points, spans: [], logs: [] }, rejected, reason: reasons.length === 0 ? '' : `not stored: ${reasons.join('; ')}` };
+}
+
+function varint(value: number): number[] {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes.push(rest);
+  return bytes;
+}
+
+/** An Export{Trace,Metrics,Logs}ServiceResponse in OTLP/JSON: `{}` when everything was taken, otherwise its partialSuccess. */
+export function exportResponseJson(signal: Signal, rejected: number, message: string) {
+  if (rejected === 0) return {};
+  const field = signal === 'traces' ? 'rejectedSpans' : signal === 'metrics' ? 'rejectedDataPoints' : 'rejectedLogRecords';
+  return { partialSuccess: { [field]: rejected, errorMessage: message } };
+}
+
+/**
+ * The same in protobuf: empty (zero bytes) when everything was taken,
+ * otherwise its partial_success (field 1), whose rejected count (field 1, int64) and
+ * error_message (field 2) have the same numbers for the three signals.
+ */
+export function exportResponse(rejected: number, message: string): Buffer {
+  if (rejected === 0) return Buffer.alloc(0);
+  const text = Buffer.from(message, 'utf8');
+  const inner = Buffer.concat([Buffer.from([0x08, ...varint(rejected), 0x12, ...varint(text.length)]), text]);
+  return Buffer.concat([Buffer.from([0x0a, ...varint(inner.length)]), inner]);
 }

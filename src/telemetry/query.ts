@@ -49,17 +49,57 @@ const labelsMatch = (labels: string, other: PointFilters['other']) => {
 };
 const hasOther = (filters: PointFilters) => filters.other !== undefined && Object.keys(filters.other).length > 0;
 
-/** The sum of a counter's increases in the window. */
-export async function counterTotal(db: Kysely<DB>, teamId: string, name: string, window: Window, filters: PointFilters): Promise<number> {
+/** Kinds of point that hold observations: their count and sum answer `X_count` and `X_sum` (distributionPart). */
+const DISTRIBUTIONS = ['samples', 'histogram', 'summary'] as const;
+
+/**
+ * A counter name that reads a distribution's part, as Prometheus names them: `X_count` (how many
+ * observations histogram or summary X took) and `X_sum` (their sum); null for other names.
+ */
+function distributionPart(name: string): { base: string; column: 'count' | 'value' } | null {
+  const match = /^(.+)_(count|sum)$/.exec(name);
+  return match === null ? null : { base: match[1]!, column: match[2] === 'count' ? 'count' : 'value' };
+}
+
+/** The sum of one column of the points of `kinds` in the window. */
+async function columnTotal(
+  db: Kysely<DB>,
+  teamId: string,
+  name: string,
+  kinds: readonly DB['telemetry_points']['kind'][],
+  column: 'count' | 'value',
+  window: Window,
+  filters: PointFilters,
+): Promise<number> {
+  const query = pointQuery(db, teamId, name, window, filters).where('kind', 'in', kinds);
   if (hasOther(filters)) {
-    const rows = await pointQuery(db, teamId, name, window, filters).select(['value', 'labels']).where('kind', '=', 'sum').execute();
-    return rows.filter((r) => labelsMatch(r.labels, filters.other)).reduce((sum, r) => sum + Number(r.value), 0);
+    const rows = await query.select(['value', 'count', 'labels']).execute();
+    return rows.filter((r) => labelsMatch(r.labels, filters.other)).reduce((sum, r) => sum + Number(r[column]), 0);
   }
-  const row = await pointQuery(db, teamId, name, window, filters)
-    .where('kind', '=', 'sum')
-    .select((eb) => eb.fn.sum<number | string | null>('value').as('total'))
-    .executeTakeFirst();
+  const row = await query.select((eb) => eb.fn.sum<number | string | null>(column).as('total')).executeTakeFirst();
   return Number(row?.total ?? 0);
+}
+
+/** Each gauge series' latest value in the window (a series: one set of labels). */
+async function latestGauges(db: Kysely<DB>, teamId: string, name: string, window: Window, filters: PointFilters) {
+  const ranked = pointQuery(db, teamId, name, window, filters)
+    .where('kind', '=', 'gauge')
+    .select(['value', 'labels', sql<number>`row_number() over (partition by labels order by at_ms desc)`.as('newest')]);
+  const rows = await db.selectFrom(ranked.as('ranked')).select(['value', 'labels']).where('newest', '=', 1).execute();
+  return rows.filter((r) => labelsMatch(r.labels, filters.other)).map((r) => Number(r.value));
+}
+
+/**
+ * A counter's total in the window: the sum of its increases, plus each gauge series' latest
+ * value (a gauge's total is its current value, summed over its series), plus, for `X_count` and
+ * `X_sum`, the observations of the histogram or summary X.
+ */
+export async function counterTotal(db: Kysely<DB>, teamId: string, name: string, window: Window, filters: PointFilters): Promise<number> {
+  let total = await columnTotal(db, teamId, name, ['sum'], 'value', window, filters);
+  for (const value of await latestGauges(db, teamId, name, window, filters)) total += value;
+  const part = distributionPart(name);
+  if (part !== null) total += await columnTotal(db, teamId, part.base, DISTRIBUTIONS, part.column, window, filters);
+  return total;
 }
 
 export interface Series {
@@ -68,23 +108,66 @@ export interface Series {
   points: Array<{ timestamp: number; value: number }>;
 }
 
-/** A counter's increases summed per step, one series per agent configuration (steps without data are 0). */
+/** Per gauge series (by labels), its latest value in each step (undefined: none in that step). */
+type GaugeSteps = Map<string, Array<number | undefined>>;
+
+/** Per step, the sum of the gauge series' values held from each series' first point on; null before any. */
+function heldGauges(series: GaugeSteps | undefined, steps: number): Array<number | null> {
+  const out = new Array<number | null>(steps).fill(null);
+  for (const values of series?.values() ?? []) {
+    let held: number | undefined;
+    for (let i = 0; i < steps; i++) {
+      held = values[i] ?? held;
+      if (held !== undefined) out[i] = (out[i] ?? 0) + held;
+    }
+  }
+  return out;
+}
+
+/**
+ * A counter's increases summed per step, one series per agent configuration (steps without data
+ * are 0); a gauge's value per step instead, held from its first point in the window on (steps
+ * before it are left out), summed over its series; `X_count` and `X_sum` as in counterTotal.
+ */
 export async function counterSeries(db: Kysely<DB>, teamId: string, name: string, window: Window, stepMs: number, filters: PointFilters): Promise<Series[]> {
-  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', '=', 'sum').select(['at_ms', 'value', 'labels',
-    'agent_configuration_id']).execute();
+  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', 'in', ['sum', 'gauge']).select(['at_ms', 'kind', 'value', 'labels',
+    'agent_configuration_id']).orderBy('at_ms').execute();
+  const part = distributionPart(name);
+  const parts = part === null ? [] : await pointQuery(db, teamId, part.base, window, filters).where('kind', 'in', DISTRIBUTIONS).select(['at_ms',
+    'value', 'count', 'labels', 'agent_configuration_id']).execute();
   const steps = Math.max(1, Math.ceil((window.toMs - window.fromMs) / stepMs));
-  const series = new Map<string | null, number[]>();
+  const stepOf = (atMs: number | string) => Math.min(steps - 1, Math.floor((Number(atMs) - window.fromMs) / stepMs));
+  const sums = new Map<string | null, number[]>();
+  const gauges = new Map<string | null, GaugeSteps>();
+  const add = (agent: string | null, atMs: number | string, value: number) => {
+    const values = sums.get(agent) ?? new Array<number>(steps).fill(0);
+    sums.set(agent, values);
+    values[stepOf(atMs)]! += value;
+  };
   for (const row of rows) {
     if (!labelsMatch(row.labels, filters.other)) continue;
-    const values = series.get(row.agent_configuration_id) ?? new Array<number>(steps).fill(0);
-    series.set(row.agent_configuration_id, values);
-    const step = Math.min(steps - 1, Math.floor((Number(row.at_ms) - window.fromMs) / stepMs));
-    values[step]! += Number(row.value);
+    if (row.kind !== 'gauge') {
+      add(row.agent_configuration_id, row.at_ms, Number(row.value));
+      continue;
+    }
+    const series = gauges.get(row.agent_configuration_id) ?? new Map<string, Array<number | undefined>>();
+    gauges.set(row.agent_configuration_id, series);
+    const values = series.get(row.labels) ?? [];
+    series.set(row.labels, values);
+    values[stepOf(row.at_ms)] = Number(row.value);
   }
-  return [...series.entries()].map(([agentConfigurationId, values]) => ({
-    agentConfigurationId,
-    points: values.map((value, i) => ({ timestamp: Math.floor((window.fromMs + (i + 1) * stepMs) / 1000), value })),
-  }));
+  for (const row of parts) if (labelsMatch(row.labels, filters.other)) add(row.agent_configuration_id, row.at_ms, Number(row[part!.column]));
+  const agents = new Set([...sums.keys(), ...gauges.keys()]);
+  return [...agents].map((agentConfigurationId) => {
+    const added = sums.get(agentConfigurationId);
+    const held = heldGauges(gauges.get(agentConfigurationId), steps);
+    const points: Series['points'] = [];
+    for (let i = 0; i < steps; i++) {
+      if (added === undefined && held[i] === null) continue;
+      points.push({ timestamp: Math.floor((window.fromMs + (i + 1) * stepMs) / 1000), value: (added?.[i] ?? 0) + (held[i] ?? 0) });
+    }
+    return { agentConfigurationId, points };
+  });
 }
 
 /**
@@ -123,9 +206,29 @@ export interface LatencySeries {
   values: Array<{ timestamp: number; value: number }>;
 }
 
+interface Quantiles {
+  quantiles: number[];
+  values: number[];
+}
+
 /**
- * Latency percentiles per time window: raw observations exactly, OTLP histograms at their
- * buckets' bounds. Windows without observations are left out.
+ * A quantile that summaries reported (their own, not computed: a summary's quantiles cannot be
+ * merged or interpolated faithfully): the highest of the series' latest values; null when no
+ * series reported that quantile.
+ */
+function summaryQuantile(summaries: ReadonlyMap<string, Quantiles>, q: number): number | null {
+  let highest: number | null = null;
+  for (const summary of summaries.values()) {
+    const i = summary.quantiles.findIndex((reported) => Math.abs(reported - q) < 1e-9);
+    if (i >= 0 && (highest === null || summary.values[i]! > highest)) highest = summary.values[i]!;
+  }
+  return highest;
+}
+
+/**
+ * Latency percentiles per time window: raw observations exactly, histograms (explicit or
+ * exponential) at their buckets' upper bounds, and, in a window without either, the quantiles
+ * summaries reported. Windows without a value are left out.
  */
 export async function latencyPercentiles(
   db: Kysely<DB>,
@@ -136,22 +239,27 @@ export async function latencyPercentiles(
   percentiles: readonly number[],
   filters: PointFilters,
 ): Promise<LatencySeries[]> {
-  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', 'in', ['samples', 'histogram']).select(['at_ms', 'kind', 'data',
-    'labels']).execute();
-  const steps = new Map<number, Array<[number, number]>>();
+  const rows = await pointQuery(db, teamId, name, window, filters).where('kind', 'in', DISTRIBUTIONS).select(['at_ms', 'kind', 'data',
+    'labels']).orderBy('at_ms').execute();
+  const steps = new Map<number, { points: Array<[number, number]>; summaries: Map<string, Quantiles> }>();
   for (const row of rows) {
     if (row.data === null || !labelsMatch(row.labels, filters.other)) continue;
-    const step = Math.floor((Number(row.at_ms) - window.fromMs) / stepMs);
-    const points = steps.get(step) ?? [];
-    steps.set(step, points);
-    if (row.kind === 'samples') for (const value of JSON.parse(row.data) as number[]) points.push([value, 1]);
-    else points.push(...bucketPoints(JSON.parse(row.data) as { bounds: number[]; counts: number[] }));
+    const index = Math.floor((Number(row.at_ms) - window.fromMs) / stepMs);
+    const step = steps.get(index) ?? { points: [] as Array<[number, number]>, summaries: new Map<string, Quantiles>() };
+    steps.set(index, step);
+    if (row.kind === 'samples') for (const value of JSON.parse(row.data) as number[]) step.points.push([value, 1]);
+    else if (row.kind === 'histogram') step.points.push(...bucketPoints(JSON.parse(row.data) as { bounds: number[]; counts: number[] }));
+    // Rows come oldest first: a series' latest summary stays.
+    else step.summaries.set(row.labels, JSON.parse(row.data) as Quantiles);
   }
   const ordered = [...steps.entries()].sort(([a], [b]) => a - b);
-  for (const [, points] of ordered) points.sort(([a], [b]) => a - b);
+  for (const [, step] of ordered) step.points.sort(([a], [b]) => a - b);
   return percentiles.map((percentile) => ({
     percentile,
-    values: ordered.map(([step, points]) => ({ timestamp: Math.floor((window.fromMs + (step + 1) * stepMs) / 1000), value: quantile(points, percentile) })),
+    values: ordered.flatMap(([index, step]) => {
+      const value = step.points.length > 0 ? quantile(step.points, percentile) : summaryQuantile(step.summaries, percentile);
+      return value === null ? [] : [{ timestamp: Math.floor((window.fromMs + (index + 1) * stepMs) / 1000), value }];
+    }),
   }));
 }
 

@@ -7,19 +7,25 @@ import type { AttributeValue, LogEntry, SpanRecord, TelemetryLabels } from './ty
 /** Telemetry's tables (migration 0013); data for the caches (docs/caching.md). */
 export const TELEMETRY_TABLES = tableCaching({ telemetry_points: 'data', telemetry_spans: 'data', telemetry_logs: 'data' });
 
-/** One metric point as stored: a counter's increase, raw observations, or an OTLP histogram's buckets. */
+/**
+ * One metric point as stored: a counter's increase (`sum`), a gauge's value (`gauge`), raw
+ * observations (`samples`), a histogram's buckets (`histogram`, OTLP's exponential ones
+ * converted to explicit bounds) or a summary's count, sum and quantiles (`summary`).
+ */
 export interface MetricPoint {
   teamId: string;
   name: string;
   atMs: number;
   labels: TelemetryLabels;
-  kind: 'sum' | 'samples' | 'histogram';
-  /** sum: the increase; samples / histogram: the sum of the observations. */
+  kind: 'sum' | 'gauge' | 'samples' | 'histogram' | 'summary';
+  /** sum: the increase; gauge: the value; samples / histogram / summary: the sum of the observations. */
   value: number;
-  /** Number of observations (1 for a sum). */
+  /** Number of observations (1 for a sum and a gauge). */
   count: number;
   samples?: readonly number[] | undefined;
   histogram?: { bounds: readonly number[]; counts: readonly number[] } | undefined;
+  /** A summary's quantiles (0..1) and their values, in the same order. */
+  quantiles?: { quantiles: readonly number[]; values: readonly number[] } | undefined;
 }
 
 /** What one write stores: everything in one transaction. */
@@ -94,7 +100,7 @@ export async function writeTelemetry(db: Kysely<DB>, dialect: Dialect, batch: Te
     at_ms: Math.floor(p.atMs),
     value: Number.isFinite(p.value) ? p.value : 0,
     count: p.count,
-    data: p.samples ? JSON.stringify(p.samples) : p.histogram ? JSON.stringify(p.histogram) : null,
+    data: p.samples ? JSON.stringify(p.samples) : p.histogram ? JSON.stringify(p.histogram) : p.quantiles ? JSON.stringify(p.quantiles) : null,
     labels: JSON.stringify(p.labels),
     service_name: serviceOf(p.labels),
     agent_configuration_id: agentOf(p.labels),

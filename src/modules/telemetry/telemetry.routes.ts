@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { responses } from '../../http/schemas.js';
-import type { Signal } from '../../telemetry/otlp.js';
+import { exportResponse, exportResponseJson, type Signal } from '../../telemetry/otlp.js';
 import {
   CounterSeriesQuery,
   CounterTotalQuery,
@@ -128,11 +128,11 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ telemetry: TelemetrySe
         async (request, reply) => {
           const contentType = String(request.headers['content-type'] ?? '');
           const encoding = request.headers['content-encoding'];
-          const result = await telemetry.ingest(request.principal, signal, request.body as Buffer, contentType, encoding,
+          const { rejected, reason } = await telemetry.ingest(request.principal, signal, request.body as Buffer, contentType, encoding,
             (request.query as { team_id?: string }).team_id);
-          if (contentType.includes('json')) return result;
-          // Protobuf in, protobuf out: an empty Export*ServiceResponse is zero bytes.
-          return reply.type('application/x-protobuf').send(Buffer.alloc(0));
+          if (contentType.includes('json')) return exportResponseJson(signal, rejected, reason);
+          // Protobuf in, protobuf out.
+          return reply.type('application/x-protobuf').send(exportResponse(rejected, reason));
         },
       );
     }

@@ -179,8 +179,8 @@ export function createTelemetryService(deps: Pick<Deps, 'db' | 'dialect' | 'now'
 
     /**
      * An OTLP/HTTP export (protobuf or JSON, gzip or not) stored for the key's team, written
-     * before the answer (the exporter retries on failure): what was not taken is reported in
-     * partialSuccess.
+     * before the answer (the exporter retries on failure). Answers what was not taken and why,
+     * which the route reports as OTLP's partialSuccess.
      */
     async ingest(principal: Principal, signal: Signal, body: Buffer, contentType: string, encoding: string | undefined, teamId: string | undefined) {
       requireAnywhere(principal, 'telemetry:write');
@@ -203,12 +203,9 @@ export function createTelemetryService(deps: Pick<Deps, 'db' | 'dialect' | 'now'
         throw new AppError('bad_request', `The body is not valid OTLP/JSON for ${signal}`);
       }
       if (typeof request !== 'object' || request === null) throw new AppError('bad_request', `The body is not valid OTLP/JSON for ${signal}`);
-      const { batch, rejected } = batchOf(signal, request, team, cumulative, BigInt(deps.now()) * 1_000_000_000n);
+      const { batch, rejected, reason } = batchOf(signal, request, team, cumulative, BigInt(deps.now()) * 1_000_000_000n);
       await repo.writeTelemetry(deps.db, deps.dialect, batch);
-      if (rejected === 0) return {};
-      const field = signal === 'traces' ? 'rejectedSpans' : signal === 'metrics' ? 'rejectedDataPoints' : 'rejectedLogRecords';
-      const reason = signal === 'traces' ? 'spans without a valid trace or span id' : 'gauges, summaries and exponential histograms are not stored';
-      return { partialSuccess: { [field]: rejected, errorMessage: reason } };
+      return { rejected, reason };
     },
   };
 }
