@@ -159,3 +159,17 @@ describe('exponential histograms in the stored shape', () => {
     expect(pointsOf(request(-2, [1, 1]), 't', state).points[0]).toMatchObject({ count: 1, value: -3, histogram: { counts: [1, 0] } });
   });
 });
+
+describe('the cumulative state', () => {
+  it('bounds the numbers it holds, not only its series: past the bound, series start again from a baseline', () => {
+    const state = new CumulativeState(10n, 100_000, 1_000);
+    const buckets = (n: number) => Array.from({ length: 200 }, () => n);
+    expect(state.delta('a', 0n, buckets(1))).toEqual(buckets(0));
+    expect(state.delta('a', 0n, buckets(3))).toEqual(buckets(2));
+    for (const key of ['b', 'c', 'd', 'e']) state.delta(key, 0n, buckets(1));
+    // 1,000 numbers held (five series of 200): one more series clears them all.
+    state.delta('f', 0n, buckets(1));
+    expect(state.delta('a', 0n, buckets(5))).toEqual(buckets(0));
+    expect(state.delta('a', 0n, buckets(6))).toEqual(buckets(1));
+  });
+});

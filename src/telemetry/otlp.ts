@@ -426,10 +426,13 @@ export function logsOf(request: Json, teamId: string, nowNs: bigint): LogEntry[]
  * point only sets the baseline, so that a Warden restart does not count a total twice.
  */
 export class CumulativeState {
-  private readonly last = new Map<string, { start: bigint; value: unknown }>();
+  private readonly last = new Map<string, { start: bigint; value: unknown; weight: number }>();
+  /** Numbers held in `last` (a histogram holds one per bucket): bounds the memory, not only the series. */
+  private held = 0;
   constructor(
     private readonly startedNs: bigint,
     private readonly maxSeries = 100_000,
+    private readonly maxNumbers = 2_000_000,
   ) {}
 
   /**
@@ -437,10 +440,15 @@ export class CumulativeState {
    * answers it (null from it: the series was reset, and counts from zero, as does a new start);
    * null when the point only sets the series' baseline.
    */
-  increase<T>(key: string, start: bigint, current: T, subtract: (current: T, previous: T) => T | null): T | null {
+  increase<T>(key: string, start: bigint, current: T, subtract: (current: T, previous: T) => T | null, weight = 1): T | null {
     const previous = this.last.get(key);
-    if (this.last.size >= this.maxSeries && previous === undefined) this.last.clear();
-    this.last.set(key, { start, value: current });
+    this.held += weight - (previous?.weight ?? 0);
+    // Past either bound every series starts again from a baseline (a point then counts nothing): memory stays bounded.
+    if ((this.last.size >= this.maxSeries && previous === undefined) || this.held > this.maxNumbers) {
+      this.last.clear();
+      this.held = weight;
+    }
+    this.last.set(key, { start, value: current, weight });
     if (previous === undefined) return start >= this.startedNs ? current : null;
     if (start !== previous.start) return current;
     return subtract(current, previous.value as T) ?? current;
@@ -452,8 +460,13 @@ export class CumulativeState {
    * negative observations lower) may go down.
    */
   delta(key: string, start: bigint, values: number[], monotonicFrom = 0): number[] {
-    const increase = this.increase(key, start, values, (current, previous) =>
-      current.some((v, i) => i >= monotonicFrom && v < (previous[i] ?? 0)) ? null : current.map((v, i) => v - (previous[i] ?? 0)),
+    const increase = this.increase(
+      key,
+      start,
+      values,
+      (current, previous) =>
+        current.some((v, i) => i >= monotonicFrom && v < (previous[i] ?? 0)) ? null : current.map((v, i) => v - (previous[i] ?? 0)),
+      values.length,
     );
     return increase ?? values.map(() => 0);
   }
@@ -658,7 +671,8 @@ export function pointsOf(request: Json, teamId: string, state: CumulativeState):
             if (!Number.isInteger(point.scale) || point.scale < -10 || point.scale > 20) reject(REJECTED.scale, 1);
             else if (!validExponential(point)) reject(REJECTED.notFinite, 1);
             else {
-              const increase = temporality === DELTA ? point : state.increase(key, start, point, subtractExponential);
+              const weight = 4 + point.positive.counts.length + point.negative.counts.length;
+              const increase = temporality === DELTA ? point : state.increase(key, start, point, subtractExponential, weight);
               if (increase === null) continue;
               const histogram = explicitBuckets(increase);
               const total = histogram.counts.reduce((a, b) => a + b, 0);
