@@ -239,9 +239,10 @@ export function measureEncodings(text: string, layers: readonly DecodedLayer[], 
   let base64 = 0;
   // A JSON Web Token is base64 by its format, not to hide anything, nor leetspeak (its decoded parts are still
   // judged by the injection methods, through decodeLayers).
-  const jwts = mayHaveBase64Run(text) ? jwtSpans(text) : [];
+  const maybeBase64 = mayHaveBase64Run(text);
+  const jwts = maybeBase64 ? jwtSpans(text) : [];
   const inJwt = (at: number) => jwts.some(([s, e]) => at >= s && at < e);
-  for (const m of mayHaveBase64Run(text) ? text.matchAll(BASE64_RUN) : []) {
+  for (const m of maybeBase64 ? text.matchAll(BASE64_RUN) : []) {
     if (!inJwt(m.index) && decodeBase64Run(m[0]) !== undefined) base64 += m[0].length;
   }
   let hex = 0;
