@@ -3,6 +3,8 @@
 // src/guard/models/ngram-lm.json (docs/guardrails.md, "jb-ngram-perplexity").
 //
 //   npm run build && node scripts/train-ngram-lm.mjs [--build-corpus]
+//   npm run build && node scripts/train-ngram-lm.mjs --check    (exit 1 unless the shipped model is what it produces
+//                                                                and src/guard/models/checksums.json records it)
 //
 // The model is trained on datasets/guard/ngram-benign.txt, benign text written for Warden:
 // --build-corpus (re)writes it from the repository's own documentation (docs/*.md, README.md:
@@ -16,12 +18,13 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readChecksums, recordModel, sha256 } from './model-checksums.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lm = await import(path.join(root, 'dist/guard/detectors/ngram-perplexity.js'));
 const corpusFile = 'datasets/guard/ngram-benign.txt';
 
-if (process.argv.includes('--build-corpus')) {
+if (process.argv.includes('--build-corpus') && !process.argv.includes('--check')) {
   const parts = [];
   const files = (dir, keep) =>
     readdirSync(path.join(root, dir))
@@ -92,5 +95,16 @@ const model = {
   bigram: Buffer.from(bigram).toString('base64'),
   trainedOn: { file: corpusFile, chars, sha256: createHash('sha256').update(corpus).digest('hex') },
 };
-writeFileSync(path.join(root, 'src/guard/models/ngram-lm.json'), `${JSON.stringify(model)}\n`);
+const target = path.join(root, 'src/guard/models/ngram-lm.json');
+const bytes = `${JSON.stringify(model)}\n`;
+if (process.argv.includes('--check')) {
+  const same = readFileSync(target, 'utf8') === bytes;
+  const recorded = readChecksums(root)[path.basename(target)];
+  const inRecord = recorded?.sha256 === sha256(bytes) && recorded?.trainedOn?.sha256 === model.trainedOn.sha256;
+  console.log(same ? 'src/guard/models/ngram-lm.json is what the training produces' : 'src/guard/models/ngram-lm.json differs from what the training produces');
+  if (!inRecord) console.log('src/guard/models/checksums.json does not record it (run the training without --check)');
+  process.exit(same && inRecord ? 0 : 1);
+}
+writeFileSync(target, bytes);
+recordModel(root, target, bytes, { file: corpusFile, sha256: model.trainedOn.sha256 });
 console.log(`trained on ${chars} characters, ${n4.size} distinct 4-grams; wrote src/guard/models/ngram-lm.json`);

@@ -19,6 +19,7 @@ import {
   type DecodedLayer,
 } from './decode-layers.js';
 import { CYRILLIC_HOMOGLYPHS, GREEK_HOMOGLYPHS, isDisguisedWord, isLeetToken, latinDominant, leetCore, leetRunBounds } from './text-normalize.js';
+import { jwtSpans } from './secret-rules.js';
 
 export { DECODE_LIMITS, decodeLayers, type DecodedLayer } from './decode-layers.js';
 
@@ -77,7 +78,6 @@ const TAG_CHAR = /\udb40[\udc00-\udc7f]/g;
 /** A subdivision flag (🏴 + tag letters + cancel tag) is the one legitimate use of tag characters. */
 const FLAG_TAG_SEQUENCE = /\ud83c\udff4(?:\udb40[\udc61-\udc7a]){2,7}\udb40\udc7f/g;
 const BIDI_OVERRIDE = /[\u202d\u202e]/g;
-const URL_ESCAPE = /%[0-9a-fA-F]{2}/g;
 const ASCII_ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}/g;
 const WORD = /[\p{L}\p{M}]+/gu;
 const JOINER_CONTEXT = new RegExp(
@@ -85,6 +85,32 @@ const JOINER_CONTEXT = new RegExp(
     '\\p{Script=Malayalam}\\p{Script=Tamil}\\p{Script=Telugu}\\p{Script=Kannada}\\p{Script=Sinhala}]',
   'u',
 );
+
+const URL_ESCAPE_RUN = /(?:%[0-9a-fA-F]{2}){1,1024}/g;
+
+/**
+ * Characters of `%NN` escapes, except a run that decodes to one non-ASCII character: that is how a URL carries a
+ * letter or sign of another script ("caf%C3%A9", "%E2%82%AC"), and one character carries no instruction. A run of
+ * several such characters, or escaped ASCII, counts.
+ */
+function measureUrlEscapes(text: string): number {
+  if (!text.includes('%')) return 0;
+  let n = 0;
+  for (const m of text.matchAll(URL_ESCAPE_RUN)) {
+    const run = m[0];
+    if (run.length >= 6 && run.length <= 12) {
+      let decoded: string | undefined;
+      try {
+        decoded = decodeURIComponent(run);
+      } catch {
+        decoded = undefined;
+      }
+      if (decoded !== undefined && [...decoded].length === 1 && decoded.charCodeAt(0) > 0x7f) continue;
+    }
+    n += run.length;
+  }
+  return n;
+}
 
 function sumLengths(text: string, re: RegExp): number {
   let n = 0;
@@ -172,10 +198,12 @@ function measureWhitespace(text: string): number {
 /** E-mail addresses and URLs: their `@`, digits and `$` are not letter substitutes. */
 const ADDRESSES = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|\bhttps?:\/\/[^\s<>"]{1,2048}/gi;
 
-function measureLeet(text: string): number {
+function measureLeet(text: string, jwts: ReadonlyArray<readonly [number, number]>): number {
   // Most texts have no run mixing letters with digits or `@$|!`: then there is nothing to measure.
   if (leetRunBounds(text).length === 0) return 0;
-  const t = text.replace(ADDRESSES, ' ');
+  let t = text;
+  for (let k = jwts.length - 1; k >= 0; k -= 1) t = `${t.slice(0, jwts[k]![0])} ${t.slice(jwts[k]![1])}`;
+  t = t.replace(ADDRESSES, ' ');
   let n = 0;
   for (const [start, end] of leetRunBounds(t)) {
     const { word } = leetCore(t.slice(start, end));
@@ -209,7 +237,14 @@ export interface EncodingMeasure {
 export function measureEncodings(text: string, layers: readonly DecodedLayer[], thresholds: ThresholdMap): EncodingMeasure[] {
   const total = Math.max(text.length, 1);
   let base64 = 0;
-  for (const m of mayHaveBase64Run(text) ? text.matchAll(BASE64_RUN) : []) if (decodeBase64Run(m[0]) !== undefined) base64 += m[0].length;
+  // A JSON Web Token is base64 by its format, not to hide anything, nor leetspeak (its decoded parts are still
+  // judged by the injection methods, through decodeLayers).
+  const maybeBase64 = mayHaveBase64Run(text);
+  const jwts = maybeBase64 ? jwtSpans(text) : [];
+  const inJwt = (at: number) => jwts.some(([s, e]) => at >= s && at < e);
+  for (const m of maybeBase64 ? text.matchAll(BASE64_RUN) : []) {
+    if (!inJwt(m.index) && decodeBase64Run(m[0]) !== undefined) base64 += m[0].length;
+  }
   let hex = 0;
   for (const m of mayHaveHexRun(text) ? text.matchAll(HEX_RUN) : []) if (decodeHexRun(m[0].trim()) !== undefined) hex += m[0].length;
   const tagText = text.replace(FLAG_TAG_SEQUENCE, '');
@@ -219,7 +254,7 @@ export function measureEncodings(text: string, layers: readonly DecodedLayer[], 
     rot13: measureRot13(text, layers),
     ascii_escape: sumLengths(text, ASCII_ESCAPE),
     hex_encoding: hex,
-    url_encoding: sumLengths(text, URL_ESCAPE),
+    url_encoding: measureUrlEscapes(text),
     cyrillic_homoglyphs: scripts.cyrillic,
     mixed_scripts: scripts.mixed,
     zero_width: countZeroWidth(text),
@@ -227,7 +262,7 @@ export function measureEncodings(text: string, layers: readonly DecodedLayer[], 
     greek_homoglyphs: scripts.greek,
     unicode_tags: (tagText.match(TAG_CHAR)?.length ?? 0) * 2,
     bidi_override: text.match(BIDI_OVERRIDE)?.length ?? 0,
-    leetspeak: measureLeet(text),
+    leetspeak: measureLeet(text, jwts),
     styled_letters: measureStyled(text),
   };
   return KINDS.map((encoding) => ({ encoding, count: counts[encoding], fraction: counts[encoding] / total, threshold: thresholds[encoding] }));

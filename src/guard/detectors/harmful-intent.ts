@@ -282,8 +282,13 @@ const rules: HarmRule[] = [
  * mechanics, software ("kill a process"), photography, cooking, pests, figurative uses. A match
  * cancels the rule at that anchor only.
  */
+/**
+ * Asking how to defend against the thing, or for material that teaches others to ("a quiz that helps employees
+ * recognise phishing e-mails", "a slide that teaches staff to spot…").
+ */
 const DEFENSIVE =
-  '(?:how (?:to|do i|can i|can we|should i|do you|do we)|ways to|tips (?:to|for)|help me|want to|best way to|steps to|i need to) (?:\\w+ )?' +
+  '(?:(?:how (?:to|do i|can i|can we|should i|do you|do we)|ways to|tips (?:to|for)|help me|want to|best way to|steps to|i need to) (?:\\w+ )?|' +
+  '(?:helps?|teach(?:es)?|trains?) (?:\\w+ ){1,3}(?:to )?)' +
   '(?:detect|spot|recogni[sz]e|prevent|protect|report|avoid being|defend|stop|identify|remove|get rid of|recover|clean|secure|deal with|cope|respond|treat|survive)';
 const defensive = (senses: string) => new RegExp(`\\b(?:${DEFENSIVE}|${senses})\\b`);
 

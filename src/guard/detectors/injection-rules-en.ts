@@ -119,6 +119,9 @@ export const EN_RULES: readonly Rule[] = [
     `chaos|dark|rogue|unlocked|anarchy|superuser) mode\\b(?!\\s+(?:on|in|for|of)\\s+(?:my|your|the|an?|`,
     `this)?\\s*(?:android|iphone|ipad|phone|pixel|samsung|device|tv|chrome|browser|windows|mac|laptop|xbox|playstation|`,
     `ps\\d|app|game|car|router|kindle|sdk|vs ?code|extension))`,
+    // A product's feature described in its documentation ("debug mode now writes each query to the log").
+    `(?!\\s+(?:now\\s+|also\\s+)?(?:shows|displays|writes|logs|prints|records|exposes|hides|lets (?:you|users|developers|admins|administrators)|`,
+    `is (?:only )?available)\\b)`,
   ]),
   rule('persona.mode_enabled', 'jailbreak_persona', 0.25, `\\bmode\\s+(?:is\\s+)?(?:now\\s+)?(?:enabled|activated|engaged|unlocked)\\b`),
   rule('persona.no_restrictions', 'jailbreak_persona', 0.3, [

@@ -63,6 +63,17 @@ function jwtHeaderValid(value: string): boolean {
 const B = '(?<![A-Za-z0-9_\\-])';
 const E = '(?![A-Za-z0-9_\\-])';
 const re = (source: string, flags = 'g') => new RegExp(source, flags);
+/** A JSON Web Token: base64url header and payload (both JSON objects, so both begin `eyJ`) and signature. */
+const JWT_SOURCE = `${B}eyJ[A-Za-z0-9_\\-]{8,500}\\.eyJ[A-Za-z0-9_\\-]{8,3000}\\.[A-Za-z0-9_\\-]{0,500}${E}`;
+const JWT = re(JWT_SOURCE);
+
+/** Where the text holds JSON Web Tokens (a header that decodes to JSON naming its `alg`), as [start, end) spans. */
+export function jwtSpans(text: string): Array<[number, number]> {
+  if (!text.includes('eyJ')) return [];
+  const spans: Array<[number, number]> = [];
+  for (const m of text.matchAll(JWT)) if (jwtHeaderValid(m[0])) spans.push([m.index, m.index + m[0].length]);
+  return spans;
+}
 
 export const SECRET_RULES: readonly SecretRule[] = [
   {
@@ -145,7 +156,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'artifactory-token', pattern: re(`${B}(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})${E}`), hints: ['akcp', 'cmvmdgtu'], score: 1 },
   {
     type: 'jwt',
-    pattern: re(`${B}eyJ[A-Za-z0-9_\\-]{8,500}\\.eyJ[A-Za-z0-9_\\-]{8,3000}\\.[A-Za-z0-9_\\-]{0,500}${E}`),
+    pattern: re(JWT_SOURCE),
     hints: ['eyj'],
     score: 1,
     validate: jwtHeaderValid,
