@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, json, startTestProcess, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
-import { GUARDED, INJECTION, LEAKED_KEY, startChatAgent, type ChatAgent } from './helpers/gateway-agents.js';
+import { GUARDED, INJECTION, LEAKED_KEY, LEAKED_LIVE_KEY, startChatAgent, type ChatAgent } from './helpers/gateway-agents.js';
 import { RecordingTelemetry } from './helpers/recording-telemetry.js';
 
 /**
@@ -107,6 +107,25 @@ describe('chat completions through the gateway', () => {
     expect(response.headers.get('x-warden-guard')).toBe('blocked; guard=secrets');
     expect(data.choices[0]!.finish_reason).toBe('content_filter');
     expect(JSON.stringify(data)).not.toContain(LEAKED_KEY);
+  });
+
+  it('masks a leaked API key of the common `sk-live-…` shape under the default configuration (issue 29)', async () => {
+    const id = await guardedAgent(null);
+    const token = world.teamA.member.token;
+    // A configuration made without a body is Warden's default (DEFAULT_DOME_CONFIG): secrets censored on the way out.
+    const made = await call('POST', `/v1/dome-configs?team_id=${world.teamA.id}`, token, { agent_id: id });
+    expect(made.status).toBe(201);
+    expect((await call('POST', `/v1/dome-configs/${made.body.id}/apply?team_id=${world.teamA.id}`, token)).status).toBe(200);
+    const answer = await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'what is my live key?' }] });
+    const content = answer.choices[0]!.message.content!;
+    expect(JSON.stringify(answer)).not.toContain(LEAKED_LIVE_KEY);
+    expect(content).toBe(`Here you go: s${'*'.repeat(LEAKED_LIVE_KEY.length - 1)}\nPaste it into your settings.`);
+    expect(telemetry.total('dome_output_flagged_total', { agent_configuration_id: id })).toBe(1);
+    // Streamed (held until checked, the default) the same.
+    const stream = await client(id).chat.completions.create({ model: 'x', stream: true, messages: [{ role: 'user', content: 'what is my live key?' }] });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(content);
   });
 
   it('streams a clean answer as it came, and records the call', async () => {
