@@ -199,6 +199,83 @@ describe('chat completions through the gateway', () => {
     expect((await call('GET', `/v1/agent-configurations/${id}`, world.teamA.member.token)).body.protection_status).toBe('domed');
   });
 
+  it('uses a change of the agent’s URL, key, limit or applied configuration on the very next call, made here or by another process', async () => {
+    const id = await guardedAgent(null);
+    const other = await startChatAgent();
+    // Another Warden process on the same database: its writes are not this process's commits.
+    const second = await startTestProcess(t.database, t.clock, {});
+    try {
+      const token = world.teamA.member.token;
+      const ask = (content: string) => client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content }] }).withResponse();
+      const update = async (app: typeof second, body: Record<string, unknown>) => {
+        const res = await app.inject({ method: 'PUT', url: `/v1/agent-configurations/${id}`, headers: bearer(token), payload: body });
+        expect(res.statusCode).toBe(200);
+      };
+      // Warm: the agent as read now is what this process may keep.
+      await ask('first');
+      await ask('second');
+      expect(agent.received.at(-1)!.headers.authorization).toBe(`Bearer ${AGENT_KEY}`);
+
+      // The URL, changed here.
+      const [here, there] = [agent.received.length, other.received.length];
+      await update(t.app, { agent_url: other.url });
+      await ask('to the new address');
+      expect([agent.received.length - here, other.received.length - there]).toEqual([0, 1]);
+
+      // The key, changed by the other process.
+      const rotated = 'sk-agent-rotated-9876543210fedcba';
+      await update(second, { api_key: rotated });
+      await ask('with the new key');
+      expect(other.received.at(-1)!.headers.authorization).toBe(`Bearer ${rotated}`);
+
+      // The applied configuration, applied by the other process: an injection passes before, is blocked after.
+      expect((await ask(INJECTION)).response.headers.get('x-warden-guard')).toBeNull();
+      const made = await second.inject({
+        method: 'POST',
+        url: `/v1/dome-configs?team_id=${world.teamA.id}`,
+        headers: bearer(token),
+        payload: { agent_id: id, config_body: GUARDED },
+      });
+      expect(made.statusCode).toBe(201);
+      const applied = await second.inject({ method: 'POST', url: `/v1/dome-configs/${json(made).id}/apply?team_id=${world.teamA.id}`, headers: bearer(token) });
+      expect(applied.statusCode).toBe(200);
+      const blocked = await ask(INJECTION);
+      expect(blocked.response.headers.get('x-warden-guard')).toBe('blocked; guard=injection');
+
+      // The limit, lowered by the other process below the calls already made this minute.
+      await update(second, { rate_limit_requests_per_minute: 2 });
+      await expect(ask('one more')).rejects.toMatchObject({ status: 429 });
+    } finally {
+      await second.close();
+      await other.close();
+    }
+  });
+
+  it('records the enforcement once, not per call, and another process sees the agent domed', async () => {
+    const id = await guardedAgent(GUARDED);
+    const enforcedAt = async () =>
+      (await t.database.db.selectFrom('gateway_enforcements').select('enforced_at').where('agent_id', '=', id).executeTakeFirst())?.enforced_at;
+    await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hello' }] });
+    const first = await enforcedAt();
+    expect(first).toBe(t.clock.now());
+    t.clock.advance(5);
+    await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hello again' }] });
+    expect(await enforcedAt()).toBe(first);
+    const second = await startTestProcess(t.database, t.clock, {});
+    try {
+      const res = await second.inject({ method: 'GET', url: `/v1/agent-configurations/${id}`, headers: bearer(world.teamA.member.token) });
+      expect(json(res).protection_status).toBe('domed');
+      // Its gateway reads the record too: no second write.
+      t.clock.advance(5);
+      const payload = { messages: [{ role: 'user', content: 'from the other process' }] };
+      const url = `/v1/gateway/${id}/chat/completions`;
+      expect((await second.inject({ method: 'POST', url, headers: bearer(world.teamA.member.token), payload })).statusCode).toBe(200);
+      expect(await enforcedAt()).toBe(first);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('answers the 4th call in a minute with a limit of 3 with 429, Retry-After and the OpenAI error shape', async () => {
     const id = await guardedAgent(null, { rate_limit_requests_per_minute: 3 });
     const before = agent.received.length;
