@@ -166,7 +166,19 @@ describe('detect-secrets method', () => {
   });
 
   it('stays linear on pathological inputs and finds a secret deep in a huge text', () => {
-    for (const text of ['a'.repeat(300_000), 'password = '.repeat(30_000), 'sk-'.repeat(100_000), 'eyJ'.repeat(100_000), `${'ab:'.repeat(50_000)}//`]) {
+    const pathological = [
+      'a'.repeat(300_000),
+      'password = '.repeat(30_000),
+      'sk-'.repeat(100_000),
+      'eyJ'.repeat(100_000),
+      `${'ab:'.repeat(50_000)}//`,
+      'bearer '.repeat(50_000),
+      `Bearer ${'a.'.repeat(100_000)}`,
+      'sk-live-'.repeat(40_000),
+      'the key is '.repeat(30_000),
+      '"accessToken": '.repeat(20_000),
+    ];
+    for (const text of pathological) {
       expect(detectSecrets.detect(text, DEFAULTS, {}).hit, text.slice(0, 12)).toBe(false);
     }
     const token = `glpat-${fake(B64URL, 20)}`;
