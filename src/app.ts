@@ -172,7 +172,7 @@ export function buildServices(deps: Deps, loginLimits: ThrottleLimits = DEFAULT_
     extraction: createExtractionService(deps),
     dome,
     chatCompletionsGateway: createChatCompletionsGateway(gatewayCore),
-    a2aGateway: createA2aGateway(gatewayCore, deps),
+    a2aGateway: createA2aGateway(gatewayCore),
     detections: createDetectionService(deps),
     evaluations: createEvaluationService(deps),
     evaluationResults: createResultService(deps),

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, json, startTestProcess, type TestApp } from './helpers/app.js';
 import { createApiKey, createWorld, type World } from './helpers/factories.js';
-import { GUARDED, INJECTION, LEAKED_KEY, startChatAgent, type ChatAgent } from './helpers/gateway-agents.js';
+import { GUARDED, INJECTION, LEAKED_KEY, LEAKED_LIVE_KEY, startChatAgent, type ChatAgent } from './helpers/gateway-agents.js';
 import { RecordingTelemetry } from './helpers/recording-telemetry.js';
 
 /**
@@ -109,6 +109,25 @@ describe('chat completions through the gateway', () => {
     expect(JSON.stringify(data)).not.toContain(LEAKED_KEY);
   });
 
+  it('masks a leaked API key of the common `sk-live-…` shape under the default configuration (issue 29)', async () => {
+    const id = await guardedAgent(null);
+    const token = world.teamA.member.token;
+    // A configuration made without a body is Warden's default (DEFAULT_DOME_CONFIG): secrets censored on the way out.
+    const made = await call('POST', `/v1/dome-configs?team_id=${world.teamA.id}`, token, { agent_id: id });
+    expect(made.status).toBe(201);
+    expect((await call('POST', `/v1/dome-configs/${made.body.id}/apply?team_id=${world.teamA.id}`, token)).status).toBe(200);
+    const answer = await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'what is my live key?' }] });
+    const content = answer.choices[0]!.message.content!;
+    expect(JSON.stringify(answer)).not.toContain(LEAKED_LIVE_KEY);
+    expect(content).toBe(`Here you go: s${'*'.repeat(LEAKED_LIVE_KEY.length - 1)}\nPaste it into your settings.`);
+    expect(telemetry.total('dome_output_flagged_total', { agent_configuration_id: id })).toBe(1);
+    // Streamed (held until checked, the default) the same.
+    const stream = await client(id).chat.completions.create({ model: 'x', stream: true, messages: [{ role: 'user', content: 'what is my live key?' }] });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(content);
+  });
+
   it('streams a clean answer as it came, and records the call', async () => {
     const id = await guardedAgent(GUARDED);
     const messages = [{ role: 'user' as const, content: 'Tell me about your day, please.' }];
@@ -178,6 +197,83 @@ describe('chat completions through the gateway', () => {
     expect((await call('GET', `/v1/agent-configurations/${id}`, world.teamA.member.token)).body.protection_status).toBe('configured');
     await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hello' }] });
     expect((await call('GET', `/v1/agent-configurations/${id}`, world.teamA.member.token)).body.protection_status).toBe('domed');
+  });
+
+  it('uses a change of the agent’s URL, key, limit or applied configuration on the very next call, made here or by another process', async () => {
+    const id = await guardedAgent(null);
+    const other = await startChatAgent();
+    // Another Warden process on the same database: its writes are not this process's commits.
+    const second = await startTestProcess(t.database, t.clock, {});
+    try {
+      const token = world.teamA.member.token;
+      const ask = (content: string) => client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content }] }).withResponse();
+      const update = async (app: typeof second, body: Record<string, unknown>) => {
+        const res = await app.inject({ method: 'PUT', url: `/v1/agent-configurations/${id}`, headers: bearer(token), payload: body });
+        expect(res.statusCode).toBe(200);
+      };
+      // Warm: the agent as read now is what this process may keep.
+      await ask('first');
+      await ask('second');
+      expect(agent.received.at(-1)!.headers.authorization).toBe(`Bearer ${AGENT_KEY}`);
+
+      // The URL, changed here.
+      const [here, there] = [agent.received.length, other.received.length];
+      await update(t.app, { agent_url: other.url });
+      await ask('to the new address');
+      expect([agent.received.length - here, other.received.length - there]).toEqual([0, 1]);
+
+      // The key, changed by the other process.
+      const rotated = 'sk-agent-rotated-9876543210fedcba';
+      await update(second, { api_key: rotated });
+      await ask('with the new key');
+      expect(other.received.at(-1)!.headers.authorization).toBe(`Bearer ${rotated}`);
+
+      // The applied configuration, applied by the other process: an injection passes before, is blocked after.
+      expect((await ask(INJECTION)).response.headers.get('x-warden-guard')).toBeNull();
+      const made = await second.inject({
+        method: 'POST',
+        url: `/v1/dome-configs?team_id=${world.teamA.id}`,
+        headers: bearer(token),
+        payload: { agent_id: id, config_body: GUARDED },
+      });
+      expect(made.statusCode).toBe(201);
+      const applied = await second.inject({ method: 'POST', url: `/v1/dome-configs/${json(made).id}/apply?team_id=${world.teamA.id}`, headers: bearer(token) });
+      expect(applied.statusCode).toBe(200);
+      const blocked = await ask(INJECTION);
+      expect(blocked.response.headers.get('x-warden-guard')).toBe('blocked; guard=injection');
+
+      // The limit, lowered by the other process below the calls already made this minute.
+      await update(second, { rate_limit_requests_per_minute: 2 });
+      await expect(ask('one more')).rejects.toMatchObject({ status: 429 });
+    } finally {
+      await second.close();
+      await other.close();
+    }
+  });
+
+  it('records the enforcement once, not per call, and another process sees the agent domed', async () => {
+    const id = await guardedAgent(GUARDED);
+    const enforcedAt = async () =>
+      (await t.database.db.selectFrom('gateway_enforcements').select('enforced_at').where('agent_id', '=', id).executeTakeFirst())?.enforced_at;
+    await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hello' }] });
+    const first = await enforcedAt();
+    expect(first).toBe(t.clock.now());
+    t.clock.advance(5);
+    await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hello again' }] });
+    expect(await enforcedAt()).toBe(first);
+    const second = await startTestProcess(t.database, t.clock, {});
+    try {
+      const res = await second.inject({ method: 'GET', url: `/v1/agent-configurations/${id}`, headers: bearer(world.teamA.member.token) });
+      expect(json(res).protection_status).toBe('domed');
+      // Its gateway reads the record too: no second write.
+      t.clock.advance(5);
+      const payload = { messages: [{ role: 'user', content: 'from the other process' }] };
+      const url = `/v1/gateway/${id}/chat/completions`;
+      expect((await second.inject({ method: 'POST', url, headers: bearer(world.teamA.member.token), payload })).statusCode).toBe(200);
+      expect(await enforcedAt()).toBe(first);
+    } finally {
+      await second.close();
+    }
   });
 
   it('answers the 4th call in a minute with a limit of 3 with 429, Retry-After and the OpenAI error shape', async () => {

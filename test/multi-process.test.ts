@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUARDED, INJECTION, startChatAgent } from './helpers/gateway-agents.js';
 import { api, loginTo, startServer, type ServerProcess } from './helpers/server-process.js';
 
 // vitest.config.ts runs this file only when WARDEN_TEST_POSTGRES_URL names a server (and says so when it does not).
@@ -41,6 +42,37 @@ describe('two processes on one PostgreSQL database', () => {
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.kill()));
     await adminQuery(`DROP DATABASE IF EXISTS ${database}`);
+  });
+
+  it("use, in one process's gateway, an agent change made through the other at the very next call, and both see the agent domed", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const token = await loginTo(a.url, admin.email, admin.password);
+    const [before, after] = await Promise.all([startChatAgent(), startChatAgent()]);
+    try {
+      const body = { agent_name: 'gateway-mp', agent_url: before.url, protocol: 'chat_completions', model_name: 'm', api_key: 'sk-mp-before-key-0001' };
+      const agent = (await api(a.url, 'POST', '/v1/agent-configurations/', token, body)).body;
+      const chat = (content: string) => api(a.url, 'POST', `/v1/gateway/${agent.id}/chat/completions`, token, { messages: [{ role: 'user', content }] });
+      expect((await chat('hello')).status).toBe(200);
+      expect(before.received).toHaveLength(1);
+
+      // Changed through process b: process a's next call goes to the new address with the new key.
+      const update = { agent_url: after.url, api_key: 'sk-mp-after-key-0002' };
+      expect((await api(b.url, 'PUT', `/v1/agent-configurations/${agent.id}`, token, update)).status).toBe(200);
+      expect((await chat('again')).status).toBe(200);
+      expect(before.received).toHaveLength(1);
+      expect(after.received.at(-1)!.headers.authorization).toBe('Bearer sk-mp-after-key-0002');
+
+      // A configuration applied through process b guards process a's next call, which makes the agent domed for both.
+      const made = (await api(b.url, 'POST', '/v1/dome-configs', token, { agent_id: agent.id, config_body: GUARDED })).body;
+      expect((await api(b.url, 'POST', `/v1/dome-configs/${made.id}/apply`, token)).status).toBe(200);
+      const blocked = await chat(INJECTION);
+      expect(blocked.body.choices[0].finish_reason).toBe('content_filter');
+      for (const server of [a, b]) {
+        expect((await api(server.url, 'GET', `/v1/agent-configurations/${agent.id}`, token)).body.protection_status).toBe('domed');
+      }
+    } finally {
+      await Promise.all([before.close(), after.close()]);
+    }
   });
 
   it('lose no update and keep one ordered lifecycle history', async () => {

@@ -10,6 +10,12 @@ import type { AddressInfo } from 'node:net';
 /** An AWS access key id of the documented shape (`detect-secrets` with `censor: false` blocks it). */
 export const LEAKED_KEY = 'AKIAZ2E7QKX5MZRT4PLW';
 
+/**
+ * A key of the shape a person calls an API key with no provider's format (a prefix, a `live`
+ * marker, a random part, dashes): made up here, as every test key is.
+ */
+export const LEAKED_LIVE_KEY = 'sk-live-4eC39HqLyjWDarjtT1zdp7dc';
+
 /** A guard configuration both gateways apply: prompt injection blocked going in, secrets coming out. */
 export const GUARDED = {
   'input-guards': ['injection'],
@@ -36,6 +42,7 @@ export interface ChatAgent {
 /** What the agent answers to the last user message. */
 export function scriptedAnswer(prompt: string, key: string | undefined): string {
   if (prompt.includes('leak')) return `Of course. The deployment key is ${LEAKED_KEY}, keep it safe.`;
+  if (prompt.includes('live key')) return `Here you go: ${LEAKED_LIVE_KEY}\nPaste it into your settings.`;
   if (prompt.includes('echo your key')) return `My key is ${key ?? 'none'}`;
   if (prompt.includes('long story')) {
     return `${'Once upon a time there was a careful agent. '.repeat(12)}Then it said ${LEAKED_KEY} and the story went on. ${'And on. '.repeat(20)}`;

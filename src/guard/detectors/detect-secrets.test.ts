@@ -57,6 +57,21 @@ describe('detect-secrets rules', () => {
     ['basic-auth-header', `Authorization: Basic ${Buffer.from('admin:s3cr3t-pass').toString('base64')}`],
     ['base64-high-entropy', `signing secret for the webhook ${fake(`${ALNUM}+/`, 44, 11)}`],
     ['hex-high-entropy', `api token ${fake(HEX, 64, 5)}`],
+    // What a person calls an API key without a provider's format (issue 29): bare, with no credential word near.
+    ['prefixed-api-key', `Sure! sk-live-${fake(ALNUM, 24, 21)}`],
+    ['prefixed-api-key', `use sk_test-${fake(ALNUM, 24, 22)} while you try it`],
+    ['prefixed-api-key', `ak_prod_${fake(ALNUM, 32, 23)}`],
+    ['prefixed-api-key', `rk-sandbox-${fake(HEX, 32, 24)}`],
+    ['sk-api-key', `Done: sk-${fake(ALNUM, 32, 25)}`],
+    ['keyword-assignment', `{"accessToken": "${fake(ALNUM, 20, 26)}"}`],
+    ['keyword-assignment', `"authToken":"${fake(ALNUM, 24, 27)}"`],
+    ['keyword-assignment', `export API_KEY=${fake(ALNUM, 20, 28)}`],
+    ['bearer-token', `Authorization: Bearer ${fake(ALNUM, 24, 29)}`],
+    ['bearer-token', `curl -H "Authorization: Bearer ${fake(B64URL, 40, 30)}" https://api.example.com/v1`],
+    ['key-in-text', `Your API key is ${fake(ALNUM, 28, 31)}.`],
+    ['key-in-text', `the access token was "${fake(ALNUM, 32, 32)}"`],
+    // Some services' keys are UUIDs: one stated as the key is taken for one.
+    ['key-in-text', 'your API key is 5f0c8e2a-9b1d-4c3e-8a7f-2d6b4e9c1a30'],
   ];
   for (const [kind, text] of cases) {
     it(`finds ${kind} in "${text.slice(0, 40)}…"`, () => expect(kinds(text)).toContain(kind));
@@ -91,6 +106,29 @@ describe('detect-secrets rules', () => {
       'Visit https://example.com/docs/getting-started?ref=nav for details',
       'The state-of-the-art-language-understanding-benchmark improved.',
       'eyJhbGciOiJIUzI1NiJ9 alone is just a base64 header',
+      // Look-alikes of the issue-29 shapes: ids, hashes, images, references and placeholders.
+      'HEAD is now at 3f9c2a1b7e4d5f60819a2b3c4d5e6f7081920a1b, the key is in the config',
+      'token refresh for request 123e4567-e89b-12d3-a456-426614174000 failed', // a UUID beside the word, not stated as the key
+      '"integrity": "sha512-Q2f3kdl9v0x8c7b6n5m4a3s2d1f0g9h8j7k6l5z4x3c2v1b0n9m8a7s6d5f4g3h2j1k0l9z8x7c6v5b4n3m2a1s0d9f8g7h6j5k4l3=="',
+      `Here is the API key screenshot: ![api key](data:image/png;base64,${fake(`${ALNUM}+/`, 120, 33)}==)`,
+      'const apiKey = process.env.OPENAI_API_KEY;',
+      'apiKey = config.apiKey',
+      'OPENAI_API_KEY=sk-...',
+      'OPENAI_API_KEY=sk-proj-…',
+      'api_key = "YOUR_API_KEY"',
+      'export STRIPE_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx',
+      'token: xxxxxxxxxxxxxxxx',
+      'sk-xxxxxxxxxxxxxxxxxxxxxxxx and sk-1234567890abcdef1234567890abcdef are examples',
+      'Authorization: Bearer <token>',
+      'Authorization: Bearer $TOKEN',
+      'curl -H "Authorization: Bearer ${API_KEY}"',
+      'Authorization: Bearer YOUR_ACCESS_TOKEN_HERE',
+      '{"token": "expired", "token_type": "Bearer"}',
+      'The key is the primary key of the table.',
+      'the token is valid for 3600 seconds',
+      'git checkout feature-test-environmentsetup2024',
+      'def test_case_runner_for_all_modules1(): pass',
+      'scikit-learn and task_queue_worker_2024_01 are names',
     ];
     for (const text of clean) expect(kinds(text), text).toEqual([]);
   });
@@ -128,7 +166,19 @@ describe('detect-secrets method', () => {
   });
 
   it('stays linear on pathological inputs and finds a secret deep in a huge text', () => {
-    for (const text of ['a'.repeat(300_000), 'password = '.repeat(30_000), 'sk-'.repeat(100_000), 'eyJ'.repeat(100_000), `${'ab:'.repeat(50_000)}//`]) {
+    const pathological = [
+      'a'.repeat(300_000),
+      'password = '.repeat(30_000),
+      'sk-'.repeat(100_000),
+      'eyJ'.repeat(100_000),
+      `${'ab:'.repeat(50_000)}//`,
+      'bearer '.repeat(50_000),
+      `Bearer ${'a.'.repeat(100_000)}`,
+      'sk-live-'.repeat(40_000),
+      'the key is '.repeat(30_000),
+      '"accessToken": '.repeat(20_000),
+    ];
+    for (const text of pathological) {
       expect(detectSecrets.detect(text, DEFAULTS, {}).hit, text.slice(0, 12)).toBe(false);
     }
     const token = `glpat-${fake(B64URL, 20)}`;

@@ -7,7 +7,7 @@
 import { booleanParam, numberParam, paramParser, type SyncDetectorDefinition } from '../params.js';
 import { type Finding, forEachMatch, replaceSpans, resolveOverlaps, shannonEntropy } from '../text.js';
 import { clean } from '../types.js';
-import { BASE64_CANDIDATE, HEX_CANDIDATE, hasKeywordBefore, PRIVATE_KEY_BEGIN, SECRET_RULES, type SecretRule } from './secret-rules.js';
+import { BASE64_CANDIDATE, HEX_CANDIDATE, hasKeywordBefore, isPlaceholder, PRIVATE_KEY_BEGIN, SECRET_RULES, type SecretRule } from './secret-rules.js';
 
 const parseParams = paramParser({
   censor: booleanParam(true),
@@ -45,7 +45,8 @@ export function findSecrets(text: string, params: Pick<SecretsParams, 'entropy' 
     if (rule.hints && !rule.hints.some((hint) => lower.includes(hint))) continue;
     forEachMatch(text, rule.pattern, (m, offset) => {
       const span = valueSpan(rule, m);
-      if (rule.validate && !rule.validate(span.value, m, text, offset + m.index)) return;
+      // A documented example (`sk_test_xxxx…`, `ghp_…`, `sk-1234567890abcdef…`) is no secret in any format.
+      if (isPlaceholder(span.value) || (rule.validate && !rule.validate(span.value, m, text, offset + m.index))) return;
       found.push({ type: rule.type, start: offset + span.start, end: offset + span.end, score: rule.score });
     });
   }
@@ -71,6 +72,8 @@ export function findSecrets(text: string, params: Pick<SecretsParams, 'entropy' 
         const start = offset + m.index;
         const value = m[0].replace(/=+$/, '');
         if (shannonEntropy(value) < limit || !hasKeywordBefore(text, start)) return;
+        // An inline image or file (`data:image/png;base64,…`) is data, not a credential.
+        if (text.slice(Math.max(0, start - 7), start).toLowerCase() === 'base64,') return;
         if (type === 'base64-high-entropy' && (!/\d/.test(value) || !/[A-Za-z]/.test(value) || PUBLIC_TOKEN.test(value))) return;
         found.push({ type, start, end: start + m[0].length, score: 0.8 });
       });

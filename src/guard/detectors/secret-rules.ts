@@ -29,6 +29,44 @@ const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const NOT_A_SECRET_KEY =
   /(?:name|id|ids|arn|path|file|ref|type|len|length|count|version|manager|url|uri|endpoint|field|policy|expiry|expires|ttl|timeout|header|prefix|format|rotation|store|hint|label|env)$/i;
 
+/**
+ * A value written to stand for a key in documentation and examples: cut short (`sk-...`,
+ * `sk-proj-…`), crossed out (`xxxx`, `****`), an angle-bracketed or `YOUR_…` name.
+ */
+const PLACEHOLDER_PART = /\.{3}|\u2026|x{4}|\*{3}|<[^>]*>|your[_\- ]|_here\b|(?:^|[_\-])(?:example|sample|dummy|fake|placeholder|redacted)(?:$|[_\-])/i;
+/** A run of six ascending characters (`1234567890abcdef`): a random key all but never holds one. */
+const ASCENDING_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+function hasAscendingRun(value: string, run = 6): boolean {
+  const lower = value.toLowerCase();
+  let length = 1;
+  for (let i = 1; i < lower.length; i++) {
+    const at = ASCENDING_ALPHABET.indexOf(lower[i - 1]!);
+    length = at >= 0 && ASCENDING_ALPHABET[at + 1] === lower[i] ? length + 1 : 1;
+    if (length >= run) return true;
+  }
+  return false;
+}
+export const isPlaceholder = (value: string) => PLACEHOLDER.test(value.trim()) || PLACEHOLDER_PART.test(value);
+
+/**
+ * A value that looks like a random key: at least 16 characters, letters and digits both, of
+ * some entropy, no run of ten lower-case letters (a word: `feature-test-environmentsetup2024`
+ * is a branch; a random mixed-case key holds such a run about once in 200), no placeholder
+ * and no ascending run. Identifiers, words, versions and dates fail it.
+ */
+export function randomLookingKey(value: string): boolean {
+  const body = value.replace(/=+$/, '');
+  return (
+    body.length >= 16 &&
+    /\d/.test(body) &&
+    /[A-Za-z]/.test(body) &&
+    !/[a-z]{10}/.test(body) &&
+    shannonEntropy(body) >= 3.2 &&
+    !isPlaceholder(body) &&
+    !hasAscendingRun(body)
+  );
+}
+
 function classes(value: string): number {
   return Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/\d/.test(value)) + Number(/[^A-Za-z0-9]/.test(value));
 }
@@ -40,7 +78,7 @@ function classes(value: string): number {
  */
 export function plausibleSecretValue(value: string, quoted: boolean): boolean {
   const trimmed = value.trim();
-  if (trimmed.length < 4 || PLACEHOLDER.test(trimmed) || REFERENCE.test(trimmed)) return false;
+  if (trimmed.length < 4 || isPlaceholder(trimmed) || REFERENCE.test(trimmed)) return false;
   if (quoted) return true;
   if (DOTTED_IDENTIFIER.test(trimmed)) return false;
   return /[^A-Za-z]/.test(trimmed) || (trimmed.length >= 16 && shannonEntropy(trimmed) >= 3.5);
@@ -74,6 +112,9 @@ export function jwtSpans(text: string): Array<[number, number]> {
   for (const m of text.matchAll(JWT)) if (jwtHeaderValid(m[0])) spans.push([m.index, m.index + m[0].length]);
   return spans;
 }
+/** A token's characters (base64, base64url, JWT dots), not ending with a full stop; and what may not follow it. */
+const TOKEN_BODY = '[A-Za-z0-9._~+/\\-]{15,1000}[A-Za-z0-9_~+/\\-]={0,2}';
+const TOKEN_END = '(?![A-Za-z0-9_~+/=\\-]|\\.[A-Za-z0-9])';
 
 export const SECRET_RULES: readonly SecretRule[] = [
   {
@@ -185,14 +226,60 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'keyword-assignment',
     pattern: re(
       '(?<![A-Za-z0-9])((?:[A-Za-z0-9]{1,30}[_\\-.])?(?:password|passwd|pwd|passphrase|secret|token|api[_\\-]?key|apikey|access[_\\-]?key|auth[_\\-]?key|' +
-        'client[_\\-]?secret|private[_\\-]?key|credentials?)(?:[_\\-.][A-Za-z0-9]{1,20})?)["\']?[ \\t]{0,5}(?::=|=>|=|:)[ \\t]{0,5}' +
+        'client[_\\-]?secret|private[_\\-]?key|credentials?|(?:access|auth|bearer|refresh|session|id|app|bot|signing|master)[_\\-]?(?:token|secret))' +
+        '(?:[_\\-.][A-Za-z0-9]{1,20})?)["\']?[ \\t]{0,5}(?::=|=>|=|:)[ \\t]{0,5}' +
         '(?:"([^"\\r\\n]{4,256})"|\'([^\'\\r\\n]{4,256})\'|([^\\s"\',;)}\\]]{4,256}))',
       'gi',
     ),
     hints: ['pass', 'pwd', 'secret', 'token', 'key', 'credential'],
     groups: [2, 3, 4],
     score: 0.9,
-    validate: (value, m) => !NOT_A_SECRET_KEY.test(m[1] ?? '') && plausibleSecretValue(value, m[4] === undefined),
+    // A quoted password may be any word; a quoted token or key is held to the unquoted rule
+    // (a digit or a symbol, or long and random), so `"token": "expired"` is not one.
+    validate: (value, m) =>
+      !NOT_A_SECRET_KEY.test(m[1] ?? '') && plausibleSecretValue(value, m[4] === undefined && !/(?:token|key)$/i.test(m[1] ?? '')),
+  },
+  {
+    // What a person calls an API key without a provider's format: a short prefix, an
+    // environment marker and a random part (`sk-live-…`, `ak_prod_…`, `rk_test_…`), in `-` or
+    // `_` spelling. Stripe's publishable `pk_` keys are made to be shared.
+    type: 'prefixed-api-key',
+    pattern: re(`${B}([A-Za-z]{2,12})[-_](?:live|test|prod|production|dev|staging|sandbox)[-_]([A-Za-z0-9]{16,200})${E}`, 'gi'),
+    hints: ['-live', '_live', '-test', '_test', '-prod', '_prod', '-dev', '_dev', '-staging', '_staging', '-sandbox', '_sandbox'],
+    score: 1,
+    validate: (_value, m) => m[1]!.toLowerCase() !== 'pk' && randomLookingKey(m[2]!),
+  },
+  {
+    // `sk-` followed by a random part of any length (OpenAI's older keys, and the many services
+    // that copied the shape); the provider rules above catch the longer known formats.
+    type: 'sk-api-key',
+    pattern: re(`${B}sk[-_]([A-Za-z0-9]{20,200})${E}`),
+    hints: ['sk-', 'sk_'],
+    score: 1,
+    validate: (value) => randomLookingKey(value.slice(3)),
+  },
+  {
+    // A bearer token in an Authorization header or a curl line; detect-secrets' keyword
+    // detector's idea, held to a random-looking value (`Bearer $TOKEN`, `Bearer <token>` pass).
+    type: 'bearer-token',
+    pattern: re(`(?<![A-Za-z])bearer[ \\t]{1,3}(${TOKEN_BODY})${TOKEN_END}`, 'gi'),
+    hints: ['bearer'],
+    groups: [1],
+    score: 0.9,
+    validate: (value) => randomLookingKey(value),
+  },
+  {
+    // A key stated in prose: "your API key is 4eC39…", "the token was …".
+    type: 'key-in-text',
+    pattern: re(
+      '(?<![a-z])(?:api[ _\\-]?key|access[ _\\-]?key|secret[ _\\-]?key|access[ _\\-]?token|auth(?:entication)?[ _\\-]?token|token|secret|key)' +
+        `\\s{1,3}(?:is|was)\\s{0,3}:?\\s{0,3}["'\u201c\`]?(${TOKEN_BODY})${TOKEN_END}`,
+      'gi',
+    ),
+    hints: ['key', 'token', 'secret'],
+    groups: [1],
+    score: 0.9,
+    validate: (value) => randomLookingKey(value),
   },
   {
     type: 'password-in-text',

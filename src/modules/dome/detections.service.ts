@@ -11,7 +11,7 @@ import type { DetectionRow } from './dome.repo.js';
 import type { DetectionInputIn, DetectionOut, DetectionRequestBody } from './dome.schemas.js';
 import { createGuardContexts } from './guard-context.js';
 
-type DetectionDeps = Pick<Deps, 'db' | 'now' | 'llm'>;
+type DetectionDeps = Pick<Deps, 'db' | 'now' | 'llm' | 'readVersion'>;
 
 interface DetectionOutput {
   score: number;

@@ -16,7 +16,7 @@ import type { DomeConfigRow } from './dome.repo.js';
 import type { DomeConfigListQueryIn } from './dome.schemas.js';
 import { refreshProtection } from './protection.js';
 
-type DomeDeps = Pick<Deps, 'db' | 'now' | 'llm' | 'telemetry'>;
+type DomeDeps = Pick<Deps, 'db' | 'now' | 'llm' | 'telemetry' | 'readVersion'>;
 
 /** A saved configuration is at most this big, as JSON (a Dome configuration is a few KB). */
 const MAX_CONFIG_BYTES = 256 * 1024;

@@ -13,12 +13,10 @@ import {
 import { sseFrame } from './gateway.chat.js';
 import { ended } from './chat-completions.service.js';
 import { GatewayError, jsonRpcError } from './gateway.errors.js';
-import { findGatewayAgent } from './gateway.repo.js';
 import type { GatewayAnswer, GatewayCore } from './gateway.service.js';
 import { guardedFrames } from './gateway.stream.js';
 import { authorize, canSeeTeam, requireAnywhere } from '../auth/permissions.js';
 import { notFound } from '../../http/errors.js';
-import type { Deps } from '../../deps.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -29,7 +27,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * answer is a JSON-RPC error. `GET …/.well-known/agent-card.json`: the agent's card, pointing at
  * the gateway.
  */
-export function createA2aGateway(core: GatewayCore, deps: Pick<Deps, 'db'>) {
+export function createA2aGateway(core: GatewayCore) {
   const rpc = (body: unknown, headers: Record<string, string> = {}): GatewayAnswer => ({ kind: 'json', status: 200, body, headers });
   const blockedHeader = (guard: string) => ({ 'x-warden-guard': `blocked; guard=${guard}` });
 
@@ -111,7 +109,7 @@ export function createA2aGateway(core: GatewayCore, deps: Pick<Deps, 'db'>) {
   /** The agent's card with every endpoint at the gateway. */
   async function card(principal: Principal, agentId: string, endpoint: string) {
     requireAnywhere(principal, 'gateway:invoke');
-    const found = await findGatewayAgent(deps.db, agentId);
+    const found = await core.findAgent(agentId);
     if (found === undefined || !canSeeTeam(principal, found.agent.team_id)) throw notFound('Agent');
     authorize(principal, 'gateway:invoke', found.agent.team_id, 'Agent');
     return gatewayCard(found.agent, endpoint);

@@ -4,25 +4,41 @@ import type { DB } from '../../db/schema.js';
 
 export const GATEWAY_TABLES = tableCaching({ gateway_enforcements: 'data' });
 
-/** The agent as the gateway needs it, with the configuration applied to it (when one is). */
+/**
+ * The tables a gateway call reads (the agent, its applied configuration, the enforcement
+ * record): their version (docs/caching.md) keeps the memo of findGatewayAgent's answers.
+ */
+export const GATEWAY_READS = ['agents', 'dome_configs', 'gateway_enforcements'] as const;
+
+/**
+ * The agent as the gateway needs it, with the configuration applied to it (when one is) and the
+ * configuration the gateway was last recorded enforcing for it (null: none), in one query.
+ */
 export async function findGatewayAgent(db: Kysely<DB>, agentId: string) {
-  const agent = await db.selectFrom('agents').selectAll().where('id', '=', agentId).executeTakeFirst();
-  if (agent === undefined) return undefined;
-  const config =
-    agent.dome_config_id === null
-      ? undefined
-      : await db
-          .selectFrom('dome_configs')
-          .select(['id', 'config_body'])
-          .where('id', '=', agent.dome_config_id)
-          .where('team_id', '=', agent.team_id)
-          .where('status', '=', 'applied')
-          .executeTakeFirst();
-  return { agent, config };
+  const row = await db
+    .selectFrom('agents')
+    .leftJoin('dome_configs', (join) =>
+      join
+        .onRef('dome_configs.id', '=', 'agents.dome_config_id')
+        .onRef('dome_configs.team_id', '=', 'agents.team_id')
+        .on('dome_configs.status', '=', 'applied'),
+    )
+    .leftJoin('gateway_enforcements', 'gateway_enforcements.agent_id', 'agents.id')
+    .selectAll('agents')
+    .select([
+      'dome_configs.id as gateway_config_id',
+      'dome_configs.config_body as gateway_config_body',
+      'gateway_enforcements.dome_config_id as gateway_enforced_config_id',
+    ])
+    .where('agents.id', '=', agentId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const { gateway_config_id: configId, gateway_config_body: configBody, gateway_enforced_config_id: enforcedConfigId, ...agent } = row;
+  const config = configId === null || configBody === null ? undefined : { id: configId, config_body: configBody };
+  return { agent, config, enforcedConfigId: enforcedConfigId ?? null };
 }
 
-export const findEnforcement = (db: Kysely<DB>, agentId: string) =>
-  db.selectFrom('gateway_enforcements').select(['dome_config_id']).where('agent_id', '=', agentId).executeTakeFirst();
+export type GatewayAgent = NonNullable<Awaited<ReturnType<typeof findGatewayAgent>>>;
 
 export async function recordEnforcement(db: Kysely<DB>, row: { agent_id: string; team_id: string; dome_config_id: string; enforced_at: number }) {
   await db

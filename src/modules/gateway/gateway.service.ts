@@ -1,6 +1,7 @@
 import { agentTarget } from '../../connector/target.js';
 import type { AgentCallError, AgentTarget, CallRateLimiter } from '../../connector/types.js';
 import { openAgentKey } from '../../crypto/keys.js';
+import { createVersionedMemo } from '../../db/versioned-memo.js';
 import type { CompiledDomeConfig, ScanResult } from '../../guard/engine.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
@@ -26,7 +27,7 @@ export interface GatewayOptions {
   limiter: CallRateLimiter;
 }
 
-export type GatewayDeps = Pick<Deps, 'db' | 'keys' | 'now' | 'connector' | 'telemetry'>;
+export type GatewayDeps = Pick<Deps, 'db' | 'keys' | 'now' | 'connector' | 'telemetry' | 'readVersion'>;
 
 /** An answer of the gateway: one JSON body, or server-sent events written as they come. */
 export type GatewayAnswer =
@@ -49,19 +50,31 @@ function deciding(scan: ScanResult): string {
 
 export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, dome: Pick<DomeService, 'guardOf'>) {
   const { db, now } = deps;
-  /** Which configuration this process last saw the gateway enforce per agent (null: none), to write only changes. */
-  const enforced = new Map<string, string | null>();
+  const readVersion = deps.readVersion;
+  /**
+   * The agent, its applied configuration and its enforcement record, kept until a commit may
+   * have changed one of their tables (docs/caching.md; SQLite only, where another process's
+   * commit moves the version too). On PostgreSQL, where other processes commit unseen, there is
+   * no memo: one query per call.
+   */
+  const agents = createVersionedMemo<repo.GatewayAgent | undefined>(readVersion && (() => readVersion(repo.GATEWAY_READS)), 10_000);
+  const findAgent = (agentId: string) =>
+    agents === undefined ? repo.findGatewayAgent(db, agentId) : agents.get(agentId, () => repo.findGatewayAgent(db, agentId));
 
-  async function noteEnforcement(agentId: string, teamId: string, configId: string | null) {
-    if (!enforced.has(agentId)) enforced.set(agentId, (await repo.findEnforcement(db, agentId))?.dome_config_id ?? null);
-    if (enforced.get(agentId) === configId) return;
+  /**
+   * Records which configuration the gateway enforces for the agent (null: none) and refreshes
+   * its protection status, when that differs from the record read with the agent: written once
+   * per change, never per call, and decided by the database's record, so that what another
+   * process wrote (monitor mode removing the record) is seen.
+   */
+  async function noteEnforcement(found: repo.GatewayAgent, configId: string | null) {
+    if (found.enforcedConfigId === configId) return;
+    const { agent } = found;
     await db.transaction().execute(async (trx) => {
-      if (configId === null) await repo.deleteEnforcement(trx, agentId);
-      else await repo.recordEnforcement(trx, { agent_id: agentId, team_id: teamId, dome_config_id: configId, enforced_at: now() });
-      await refreshProtection(trx, agentId, now());
+      if (configId === null) await repo.deleteEnforcement(trx, agent.id);
+      else await repo.recordEnforcement(trx, { agent_id: agent.id, team_id: agent.team_id, dome_config_id: configId, enforced_at: now() });
+      await refreshProtection(trx, agent.id, now());
     });
-    enforced.set(agentId, configId);
-    if (enforced.size > 10_000) enforced.delete(enforced.keys().next().value!);
   }
 
   /**
@@ -71,7 +84,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
    */
   async function open(principal: Principal, agentId: string, spanName: (agent: { model_name: string; agent_name: string }) => string) {
     requireAnywhere(principal, 'gateway:invoke');
-    const found = await repo.findGatewayAgent(db, agentId);
+    const found = await findAgent(agentId);
     if (found === undefined || !canSeeTeam(principal, found.agent.team_id)) throw notFound('Agent');
     const { agent, config } = found;
     authorize(principal, 'gateway:invoke', agent.team_id, 'Agent');
@@ -94,8 +107,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
       );
     }
     const guard = config === undefined ? null : await dome.guardOf(agent.team_id, config);
-    if (guard !== null) await noteEnforcement(agent.id, agent.team_id, guard.config.gateway.mode === 'enforce' ? config!.id : null);
-    else if (enforced.get(agent.id) !== null && enforced.has(agent.id)) await noteEnforcement(agent.id, agent.team_id, null);
+    await noteEnforcement(found, guard !== null && guard.config.gateway.mode === 'enforce' ? config!.id : null);
     // The gateway admitted the call against the agent's limit: the connector does not count it again.
     const target: AgentTarget = { ...agentTarget(agent, openAgentKey(deps.keys.agentSecrets, agent.api_key_enc)), rateLimitPerMinute: null };
     const recorder = startCall({
@@ -152,6 +164,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
 
   return {
     open,
+    findAgent,
     check,
     outputCheck,
     forwardOrFail,
