@@ -13,7 +13,8 @@ import {
   type LifecycleEvent,
   type TrustStage,
 } from './agents.schemas.js';
-import type { AgentRow, LatestEvaluationRow, LifecycleEventRow } from './agents.repo.js';
+import type { LatestEvaluationRow } from '../evaluations/evaluations.repo.js';
+import type { AgentRow, LifecycleEventRow } from './agents.repo.js';
 import { overallOfEvidence, type PillarEvidence } from '../../evaluation/evidence.js';
 import { PILLARS, type Pillar } from '../../evaluation/types.js';
 import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';

@@ -1,23 +1,16 @@
 import type { Kysely } from 'kysely';
 import { tableCaching } from '../../db/table-caching.js';
 import type { DB } from '../../db/schema.js';
+import { findAgent } from '../agents/agents.repo.js';
+import { findAppliedConfig } from '../dome/dome.repo.js';
 
 export const GATEWAY_TABLES = tableCaching({ gateway_enforcements: 'data' });
 
-/** The agent as the gateway needs it, with the configuration applied to it (when one is). */
+/** The agent as the gateway needs it, with the configuration applied to it (when one is), each read through its feature's repo. */
 export async function findGatewayAgent(db: Kysely<DB>, agentId: string) {
-  const agent = await db.selectFrom('agents').selectAll().where('id', '=', agentId).executeTakeFirst();
+  const agent = await findAgent(db, agentId);
   if (agent === undefined) return undefined;
-  const config =
-    agent.dome_config_id === null
-      ? undefined
-      : await db
-          .selectFrom('dome_configs')
-          .select(['id', 'config_body'])
-          .where('id', '=', agent.dome_config_id)
-          .where('team_id', '=', agent.team_id)
-          .where('status', '=', 'applied')
-          .executeTakeFirst();
+  const config = agent.dome_config_id === null ? undefined : await findAppliedConfig(db, agent.dome_config_id, agent.team_id);
   return { agent, config };
 }
 

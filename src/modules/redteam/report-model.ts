@@ -10,7 +10,7 @@ import type { SuccessRate } from '../../redteam/summary.js';
 import type { ProbeCategory, Severity } from '../../redteam/types.js';
 import { WARDEN_VERSION } from '../../version.js';
 import { CATALOGUE_UPDATED_AT } from '../evaluations/results.service.js';
-import { teamName } from '../evaluations/evaluations.repo.js';
+import { teamName } from '../identity/identity.repo.js';
 import { findAgent } from '../agents/agents.repo.js';
 import { findingOutcomes, listSuccessfulAttacks, type CampaignRow } from './redteam.repo.js';
 import { campaignNumbers, SOURCE_CODE } from './run/outcome.js';
