@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { decodeJsonColumn } from '../../db/json-columns.js';
+import { decodeJsonColumn, decodeStringList } from '../../db/json-columns.js';
 import type { CustomHarnessesTable, CustomHarnessPromptsTable, DB } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { ScoringSpec } from '../../evaluation/types.js';
@@ -107,4 +107,10 @@ const LineageColumn = Type.Record(Type.String(), Type.Unknown());
 export const promptColumns = (row: Pick<CustomHarnessPromptRow, 'expect' | 'lineage'>): { expect: ScoringSpec; lineage: Record<string, unknown> } => ({
   expect: decodeJsonColumn(ExpectColumn, row.expect, 'custom_harness_prompts.expect'),
   lineage: decodeJsonColumn(LineageColumn, row.lineage, 'custom_harness_prompts.lineage'),
+});
+
+/** The personas and policies a harness is built from (ids), decoded. */
+export const sourceIdsOf = (row: Pick<CustomHarnessRow, 'persona_ids' | 'policy_ids'>): { personaIds: string[]; policyIds: string[] } => ({
+  personaIds: decodeStringList(row.persona_ids, 'custom_harnesses.persona_ids') ?? [],
+  policyIds: decodeStringList(row.policy_ids, 'custom_harnesses.policy_ids') ?? [],
 });

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, EvaluationReportsTable, EvaluationResultsTable, EvaluationsTable } from '../../db/schema.js';
+import { decodeStringList } from '../../db/json-columns.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { PillarEvidence } from '../../evaluation/evidence.js';
 import type { Pillar } from '../../evaluation/types.js';
@@ -289,7 +290,7 @@ export async function findEvidenceOf(db: Kysely<DB>, agentIds: readonly string[]
       list.push({
         pillar: row.pillar as Pillar,
         evaluationId: row.evaluation_id,
-        harnesses: JSON.parse(row.harnesses) as string[],
+        harnesses: decodeStringList(row.harnesses, 'agent_pillar_evidence.harnesses') ?? [],
         score: { score: row.score, n: row.n, low: row.low, high: row.high },
         measuredAt: Number(row.measured_at),
       });

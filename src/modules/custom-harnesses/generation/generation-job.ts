@@ -6,7 +6,7 @@ import { findAgent } from '../../agents/agents.repo.js';
 import { findPreset } from '../../personas/personas.presets.js';
 import { teamPersonas } from '../../personas/personas.repo.js';
 import { approvedRulesOfPolicies } from '../../rules/rules.repo.js';
-import { deletePrompts, findHarness, insertPrompts, updateDraftOf, type CustomHarnessRow } from '../custom-harnesses.repo.js';
+import { deletePrompts, findHarness, insertPrompts, sourceIdsOf, updateDraftOf, type CustomHarnessRow } from '../custom-harnesses.repo.js';
 import { llmPrompts } from './llm.js';
 import { pillarOf, type GenerationSource, type SourcePersona } from './source.js';
 import { templatePrompts } from './templates.js';
@@ -25,16 +25,11 @@ export interface GenerationOptions {
   now: () => number;
 }
 
-const parseIds = (text: string): string[] => {
-  const value = JSON.parse(text) as unknown;
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-};
-
 /** The agent, personas and approved rules a harness is built from, read when its generation runs. */
 export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Promise<GenerationSource> {
   const agent = await findAgent(db, harness.agent_id);
   if (agent === undefined) throw new Error('The agent was deleted');
-  const personaIds = parseIds(harness.persona_ids);
+  const { personaIds, policyIds } = sourceIdsOf(harness);
   const rows = await teamPersonas(db, harness.team_id, personaIds);
   const personas: SourcePersona[] = [];
   for (const id of personaIds) {
@@ -43,7 +38,6 @@ export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Pro
     const { name, role, role_description: roleDescription, intent, language } = persona;
     personas.push({ id, name, role, roleDescription, intent, language });
   }
-  const policyIds = parseIds(harness.policy_ids);
   const rules = await approvedRulesOfPolicies(db, harness.team_id, policyIds);
   return {
     agentName: agent.agent_name,
