@@ -1,9 +1,7 @@
-import type { Static, TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
-/** JSON is stored as text on both engines (docs/decisions.md, "Storage"). */
-export const fromJsonColumn = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
-
+/** JSON is stored as text on both engines (docs/decisions.md, "Storage"); it is read back with decodeJsonColumn. */
 export const toJsonColumn = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
 
 /**
@@ -36,3 +34,14 @@ export function decodeJsonColumn<S extends TSchema>(schema: S, text: string, col
 /** decodeJsonColumn for a nullable column: null stays null. */
 export const decodeNullableJsonColumn = <S extends TSchema>(schema: S, text: string | null, column: string): Static<S> | null =>
   text === null ? null : decodeJsonColumn(schema, text, column);
+
+/**
+ * A nullable column of any JSON (the caller normalises it field by field, as the agents'
+ * mapping does): parsed once, a ColumnDecodeError when it is not JSON. null stays null.
+ */
+export const decodeJsonValue = (text: string | null, column: string): unknown => decodeNullableJsonColumn(Type.Unknown(), text, column);
+
+/** A nullable column holding a list of strings (tags, names, ids). */
+export const decodeStringList = (text: string | null, column: string): string[] | null => decodeNullableJsonColumn(StringList, text, column);
+
+const StringList = Type.Array(Type.String());

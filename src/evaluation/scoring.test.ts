@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { encode } from '../attacks/codecs.js';
 import { clean, type DetectionResult } from '../guard/types.js';
 import { answerNumbers, measureLeak, plantedFound, triggersFound } from '../verdict/text.js';
-import { TRACE_SCORE } from '../verdict/index.js';
+import type { LanguageModel } from '../llm/types.js';
+import { modelJudge, TRACE_SCORE } from '../verdict/index.js';
 import { scorePairs, scorePrompt, unreachableVerdict } from './scoring.js';
 import type { EvalPrompt, ScoringContext, ScoringSpec } from './types.js';
 
@@ -218,6 +219,28 @@ describe('llm-judge and unreachable agents', () => {
     expect((await score({ kind: 'llm-judge', criteria: 'polite' }, 'hi', { judge: failing })).reason).toContain('model down');
   });
 
+});
+
+describe("a custom prompt's pass criteria, judged by the configured model", () => {
+  const model = (reply: string): LanguageModel => ({ complete: async () => reply });
+  const signal = new AbortController().signal;
+  const custom = { ...prompt({ kind: 'exact', answers: ['4'] }, 'custom.1'), turns: ['What is 2 + 2?'], passCriteria: 'Answers 4.' };
+  const judged = (reply: string): ScoringContext => ({ ...context, judge: modelJudge(model(reply), signal) });
+
+  it('decides a custom prompt with pass criteria when it answers the verdict asked for', async () => {
+    const verdict = await scorePrompt(custom, 'It is 5.', judged('{"passed": true, "reason": "Close enough."}'));
+    expect(verdict).toMatchObject({ passed: true, reason: 'Close enough.', scores: { judge: 0, deterministic: 1 } });
+  });
+
+  it('answering another shape is a clear error for that prompt: the deterministic verdict stands, and says why the model was not used', async () => {
+    await expect(modelJudge(model('{"passed": "maybe"}'), signal)!('c', 'p', 'a')).rejects.toThrow(/another shape: the reply's passed/);
+    const verdict = await scorePrompt(custom, 'It is 5.', judged('{"passed": "maybe"}'));
+    expect(verdict.passed).toBe(false);
+    expect(verdict.reason).toMatch(/The judging model could not be used: The language model answered JSON of another shape/);
+  });
+});
+
+describe('unreachable agents', () => {
   it('an unreachable agent is an error verdict', () => {
     expect(unreachableVerdict('no answer within 30 s')).toEqual({ passed: null, reason: 'No answer to judge: no answer within 30 s', scores: {} });
     // The connector's own wording is kept, not repeated nor contradicted (an agent that answered HTTP 500 was reached).

@@ -4,7 +4,7 @@
  * read as `passed` (below the threshold). A verdict with `passed: null` is an error: it is kept
  * out of the score and counted apart (the agent was unreachable, or nothing could be checked).
  */
-import { evaluationPassed, judgeAnswer, type Answer, type Check } from '../verdict/index.js';
+import { evaluationPassed, judgeAnswer, refineWithModel, type Answer, type Check } from '../verdict/index.js';
 import type { EvalPrompt, PromptVerdict, ScoringContext, ScoringSpec } from './types.js';
 
 /**
@@ -43,8 +43,20 @@ export function checkOf(spec: ScoringSpec, prompt: EvalPrompt): Check {
   }
 }
 
-export async function scorePrompt(prompt: EvalPrompt, answer: string | Answer, context: ScoringContext): Promise<PromptVerdict> {
-  const result = await judgeAnswer(checkOf(prompt.expect, prompt), { answer, prompt: promptText(prompt) }, context);
+/**
+ * One answer's verdict. A custom harness's prompt carries `passCriteria`: with a model
+ * configured, the model judges against them (the verdict engine's `refineWithModel`: the
+ * deterministic verdict is kept in the scores as `deterministic`); without one, or when the
+ * model fails, the deterministic check decides alone and its reason says why.
+ */
+export async function scorePrompt(
+  prompt: EvalPrompt & { passCriteria?: string | null | undefined },
+  answer: string | Answer,
+  context: ScoringContext,
+): Promise<PromptVerdict> {
+  const input = { answer, prompt: promptText(prompt) };
+  let result = await judgeAnswer(checkOf(prompt.expect, prompt), input, context);
+  if (prompt.passCriteria != null && prompt.expect.kind !== 'llm-judge') result = await refineWithModel(result, prompt.passCriteria, input, context);
   return { passed: evaluationPassed(result), reason: result.reason, scores: result.signals };
 }
 

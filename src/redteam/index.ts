@@ -19,4 +19,4 @@ export {
 } from './guard.js';
 export { successRates, summarize, type RedteamSummary, type TestRecord } from './summary.js';
 export { analyseSource, type StaticFinding, type StaticReport } from './static-analysis.js';
-export { crescendoSteer, generateCases, refineVerdict } from './llm.js';
+export { crescendoSteer, generateCases } from './llm.js';

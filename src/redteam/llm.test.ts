@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crescendoSteer, generateCases, refineVerdict } from './llm.js';
+import { crescendoSteer, generateCases } from './llm.js';
 import { purposeProfile } from './purpose.js';
-import type { RedteamLlm, Verdict } from './types.js';
+import type { RedteamLlm } from './types.js';
 
 const signal = new AbortController().signal;
 const scripted = (...answers: string[]): RedteamLlm & { asked: string[] } => {
@@ -47,22 +47,6 @@ describe('the language model adds to the deterministic engine', () => {
     expect(await generateCases(hallucination, { profile, category: 'hallucination', count: 5, canary: () => '', signal })).toMatchObject([
       { goal: { kind: 'fabrication', entity: 'Orion Gold card' } },
     ]);
-  });
-
-  it('refines a heuristic verdict, and keeps the deterministic one when the model fails or the check was certain', async () => {
-    const guess: Verdict = { succeeded: true, score: 0.6, detector: 'compliance', reason: 'r', heuristic: true };
-    const input = { goal: { kind: 'comply', task: 'launder money' } as const, prompt: 'p', answer: 'a', verdict: guess, signal };
-    expect(await refineVerdict(scripted('{"attack_succeeded": false, "reason": "Only general advice."}'), input)).toEqual({
-      succeeded: false,
-      score: 0,
-      detector: 'llm-judge',
-      reason: 'Only general advice.',
-    });
-    expect(await refineVerdict(scripted('not json'), input)).toBe(guess);
-    const certain: Verdict = { succeeded: true, score: 1, detector: 'canary', reason: 'r' };
-    const unused = scripted();
-    expect(await refineVerdict(unused, { ...input, verdict: certain })).toBe(certain);
-    expect(unused.asked).toHaveLength(0);
   });
 
   it('steers a crescendo, backing off after a refusal; falls back to the script when it fails', async () => {

@@ -1,4 +1,5 @@
-export { CHECKS, judgeAnswer, MAX_ANSWER_CHARS } from './registry.js';
+export { CHECKS, judgeAnswer, MAX_ANSWER_CHARS, refineWithModel } from './registry.js';
+export { MODEL_DETECTOR, modelJudge } from './checks/model-judge.js';
 export { attackSucceeded, evaluationPassed } from './mapping.js';
 export { DEFAULT_MODERATION_METHODS } from './checks/refusal.js';
 export { TRACE_SCORE } from './checks/markers.js';

@@ -10,7 +10,7 @@ import { checkCanary, checkToolMisuse } from './checks/markers.js';
 import { checkModelJudge } from './checks/model-judge.js';
 import { checkRefusal } from './checks/refusal.js';
 import { checkFabrication, checkFalsePremise } from './checks/truthfulness.js';
-import type { Answer, Check, CheckKind, VerdictContext, VerdictResult } from './types.js';
+import { VERDICT_THRESHOLD, type Answer, type Check, type CheckKind, type VerdictContext, type VerdictResult } from './types.js';
 
 /** Answers are read up to this many characters (the connector bounds answers anyway). */
 export const MAX_ANSWER_CHARS = 50_000;
@@ -46,4 +46,24 @@ export async function judgeAnswer(check: Check, input: { answer: Answer | string
   const answer: Answer = { ...raw, text: raw.text.slice(0, MAX_ANSWER_CHARS) };
   const run = CHECKS[check.kind] as CheckFn<CheckKind>;
   return run({ check, answer, prompt: input.prompt, context });
+}
+
+/**
+ * A deterministic result that the configured model overrules: the `model-judge` check decides
+ * against `criteria` (what the answer must do to pass), and the deterministic reading is kept
+ * in the signals (`deterministic`: 1 when it found the failure). Without a model the result is
+ * returned as it is; when the model fails or answers another shape, it stands and its reason
+ * says why. An evaluation's custom prompt and a campaign's guess are refined through this.
+ */
+export async function refineWithModel(
+  result: VerdictResult,
+  criteria: string,
+  input: { answer: Answer | string; prompt: string },
+  context: VerdictContext,
+): Promise<VerdictResult> {
+  if (context.judge === undefined) return result;
+  const judged = await judgeAnswer({ kind: 'model-judge', criteria }, input, context);
+  if (judged.unchecked) return { ...result, reason: `${result.reason} (${judged.reason}.)` };
+  const deterministic = !result.unchecked && result.score >= VERDICT_THRESHOLD ? 1 : 0;
+  return { ...judged, signals: { ...result.signals, ...judged.signals, deterministic } };
 }

@@ -13,10 +13,11 @@ import {
   type LifecycleEvent,
   type TrustStage,
 } from './agents.schemas.js';
-import type { AgentRow, LatestEvaluationRow, LifecycleEventRow } from './agents.repo.js';
+import type { LatestEvaluationRow } from '../evaluations/evaluations.repo.js';
+import type { AgentRow, LifecycleEventRow } from './agents.repo.js';
 import { overallOfEvidence, type PillarEvidence } from '../../evaluation/evidence.js';
 import { PILLARS, type Pillar } from '../../evaluation/types.js';
-import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
+import { decodeJsonValue, decodeStringList, toJsonColumn } from '../../db/json-columns.js';
 
 export const json = toJsonColumn;
 
@@ -163,16 +164,16 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null, evid
     created_at: row.created_at,
     updated_at: row.updated_at,
     access_level: row.access_level as AgentOut['access_level'],
-    agent_params: completeParams(parse(row.agent_params)) as AgentOut['agent_params'],
-    mcp_config: completeMcp(parse(row.mcp_config)) as AgentOut['mcp_config'],
-    delegated_agents: completeList(parse(row.delegated_agents), completeDelegated) as AgentOut['delegated_agents'],
-    white_box_config: completeWhiteBox(parse(row.white_box_config)) as AgentOut['white_box_config'],
-    agent_metadata: completeMetadata(parse(row.agent_metadata)) as AgentOut['agent_metadata'],
+    agent_params: completeParams(decodeJsonValue(row.agent_params, 'agents.agent_params')) as AgentOut['agent_params'],
+    mcp_config: completeMcp(decodeJsonValue(row.mcp_config, 'agents.mcp_config')) as AgentOut['mcp_config'],
+    delegated_agents: completeList(decodeJsonValue(row.delegated_agents, 'agents.delegated_agents'), completeDelegated) as AgentOut['delegated_agents'],
+    white_box_config: completeWhiteBox(decodeJsonValue(row.white_box_config, 'agents.white_box_config')) as AgentOut['white_box_config'],
+    agent_metadata: completeMetadata(decodeJsonValue(row.agent_metadata, 'agents.agent_metadata')) as AgentOut['agent_metadata'],
     purpose: row.purpose,
     protocol: row.protocol as AgentOut['protocol'],
     test_score: row.test_score,
     last_tested_by: row.last_tested_by,
-    evaluated_harnesses: parse(row.evaluated_harnesses),
+    evaluated_harnesses: decodeStringList(row.evaluated_harnesses, 'agents.evaluated_harnesses'),
     last_evaluated_at: row.last_evaluated_at,
     protection_status: row.protection_status as AgentOut['protection_status'],
     trust_stage: row.trust_stage as AgentOut['trust_stage'],
@@ -180,9 +181,9 @@ export function toAgent(row: AgentRow, latest?: LatestEvaluationRow | null, evid
     ttt_days: row.ttt_days,
     dome_config_id: row.dome_config_id,
     dome_manually_configured: row.dome_manually_configured === 1,
-    import_metadata: completeImport(parse(row.import_metadata)) as AgentOut['import_metadata'],
-    capabilities: completeCapabilities(parse(row.capabilities)) as AgentOut['capabilities'],
-    skills: completeList(parse(row.skills), completeSkill) as AgentOut['skills'],
+    import_metadata: completeImport(decodeJsonValue(row.import_metadata, 'agents.import_metadata')) as AgentOut['import_metadata'],
+    capabilities: completeCapabilities(decodeJsonValue(row.capabilities, 'agents.capabilities')) as AgentOut['capabilities'],
+    skills: completeList(decodeJsonValue(row.skills, 'agents.skills'), completeSkill) as AgentOut['skills'],
   };
   if (latest !== undefined) {
     agent.latest_evaluation =

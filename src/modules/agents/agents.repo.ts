@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/database.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { AgentLifecycleEventsTable, AgentsTable, DB } from '../../db/schema.js';
 
-/** Cache classes (docs/caching.md). `evaluations` is read here for `latest_evaluation`. */
+/** Cache classes (docs/caching.md). `evaluations` is classed here as the agents' `latest_evaluation` reads it (evaluations.repo.ts's `latestEvaluations`). */
 export const AGENT_TABLES = tableCaching({ agents: 'data', agent_lifecycle_events: 'data', evaluations: 'data' });
 
 export type AgentRow = Selectable<AgentsTable>;
@@ -30,6 +30,17 @@ export const updateAgent = (db: Kysely<DB>, id: string, patch: AgentPatch) =>
 /** `updateAgent` only while the agent is still at `stage` (undefined otherwise): a lifecycle move that read the row without a lock. */
 export const updateAgentIfStage = (db: Kysely<DB>, id: string, stage: string, patch: AgentPatch) =>
   db.updateTable('agents').set(patch).where('id', '=', id).where('trust_stage', '=', stage).returningAll().executeTakeFirst();
+/** The names of agents, by id (lists of other features show them). */
+export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('agents').select(['id', 'agent_name']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r.agent_name]));
+}
+
+/** The team's agents that apply a Dome configuration (by `dome_config_id`). */
+export const agentsApplyingConfig = (db: Kysely<DB>, teamId: string, configId: string) =>
+  db.selectFrom('agents').select('id').where('team_id', '=', teamId).where('dome_config_id', '=', configId).execute();
 
 export interface AgentListFilter {
   teamId: string;
@@ -91,34 +102,3 @@ export const listLifecycleEvents = (db: Kysely<DB>, agentId: string, limit: numb
 
 export const countLifecycleEvents = (db: Kysely<DB>, agentId: string, counts?: CountMemo) =>
   countRows(db, db.selectFrom('agent_lifecycle_events').select((eb) => eb.fn.countAll().as('n')).where('agent_id', '=', agentId), counts);
-
-/** Ids per `IN (…)` list: far below SQLite's (32,766) and PostgreSQL's (65,535) bound-parameter limits. */
-const IDS_PER_QUERY = 1000;
-
-/** The latest completed evaluation of each agent in `agentIds` (a whole fleet is read in batches). */
-export async function latestEvaluations(db: Kysely<DB>, agentIds: readonly string[]) {
-  const latest = new Map<string, LatestEvaluationRow>();
-  for (let start = 0; start < agentIds.length; start += IDS_PER_QUERY) {
-    const rows = await db
-      .selectFrom('evaluations')
-      .select(['id', 'agent_id', 'overall_score', 'reliability_score', 'security_score', 'safety_score', 'completed_at'])
-      .where('agent_id', 'in', agentIds.slice(start, start + IDS_PER_QUERY))
-      .where('status', '=', 'completed')
-      .orderBy('agent_id')
-      .orderBy('completed_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    for (const row of rows) if (!latest.has(row.agent_id)) latest.set(row.agent_id, row);
-  }
-  return latest;
-}
-
-export interface LatestEvaluationRow {
-  id: string;
-  agent_id: string;
-  overall_score: number | null;
-  reliability_score: number | null;
-  security_score: number | null;
-  safety_score: number | null;
-  completed_at: number | null;
-}

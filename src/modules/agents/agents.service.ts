@@ -12,7 +12,7 @@ import * as repo from './agents.repo.js';
 import type { AgentCreateBody, AgentUpdateBody, TrustStage } from './agents.schemas.js';
 import { AGENT_STATUSES } from './agents.schemas.js';
 import { toEvaluationConfig } from './agents.views.js';
-import { findEvidenceOf } from '../evaluations/evaluations.repo.js';
+import { findEvidenceOf, latestEvaluations } from '../evaluations/evaluations.repo.js';
 
 type AgentDeps = Pick<Deps, 'db' | 'dialect' | 'keys' | 'now' | 'readVersion'>;
 
@@ -96,7 +96,7 @@ export function createAgentService(deps: AgentDeps) {
   async function withScores(rows: AgentRow[], include: boolean) {
     if (!include) return rows.map((r) => toAgent(r));
     const ids = rows.map((r) => r.id);
-    const [latest, evidence] = await Promise.all([repo.latestEvaluations(db, ids), findEvidenceOf(db, ids)]);
+    const [latest, evidence] = await Promise.all([latestEvaluations(db, ids), findEvidenceOf(db, ids)]);
     return rows.map((r) => toAgent(r, latest.get(r.id) ?? null, evidence.get(r.id) ?? []));
   }
 

@@ -1,12 +1,7 @@
 import type { Static } from 'typebox';
 import type { Job } from '../../jobs/types.js';
-import type { CustomHarnessPromptRow, CustomHarnessRow } from './custom-harnesses.repo.js';
+import { promptColumns, sourceIdsOf, type CustomHarnessPromptRow, type CustomHarnessRow } from './custom-harnesses.repo.js';
 import type { CustomHarnessListItem, CustomHarnessOut, CustomHarnessPrompt, CustomHarnessStatus, WorkflowStatusInfo } from './custom-harnesses.schemas.js';
-
-const ids = (text: string): string[] => {
-  const value = JSON.parse(text) as unknown;
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-};
 
 export function toCustomHarness(row: CustomHarnessRow): CustomHarnessOut {
   return {
@@ -15,8 +10,8 @@ export function toCustomHarness(row: CustomHarnessRow): CustomHarnessOut {
     name: row.name,
     description: row.description,
     agent_id: row.agent_id,
-    persona_ids: ids(row.persona_ids),
-    policy_ids: ids(row.policy_ids),
+    persona_ids: sourceIdsOf(row).personaIds,
+    policy_ids: sourceIdsOf(row).policyIds,
     status: row.status as CustomHarnessStatus,
     workflow_id: row.job_id,
     s3_key: null,
@@ -41,8 +36,8 @@ export function toListItem(row: CustomHarnessRow, agentName: string | undefined)
     updated_at: row.updated_at,
     agent_id: row.agent_id,
     agent_name: agentName ?? null,
-    policy_ids: ids(row.policy_ids),
-    persona_ids: ids(row.persona_ids),
+    policy_ids: sourceIdsOf(row).policyIds,
+    persona_ids: sourceIdsOf(row).personaIds,
     prompt_count: row.prompt_count,
   };
 }
@@ -65,7 +60,7 @@ export function toWorkflow(job: Job, harness: Pick<CustomHarnessRow, 'status'>):
 }
 
 export function toPrompt(row: CustomHarnessPromptRow): Static<typeof CustomHarnessPrompt> {
-  const lineage = JSON.parse(row.lineage) as Record<string, unknown>;
+  const { lineage } = promptColumns(row);
   const text = (key: string) => (typeof lineage[key] === 'string' ? (lineage[key] as string) : '');
   const orNull = (key: string) => (typeof lineage[key] === 'string' ? (lineage[key] as string) : null);
   return {

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { Type, type Static } from 'typebox';
-import { decodeJsonColumn } from '../../db/json-columns.js';
+import { decodeJsonColumn, decodeStringList } from '../../db/json-columns.js';
 import type { CustomHarnessesTable, CustomHarnessPromptsTable, DB } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { ScoringSpec } from '../../evaluation/types.js';
@@ -65,24 +65,6 @@ export function findRunnableHarnesses(db: Kysely<DB>, teamId: string, refs: read
 export const findHarnessesByIds = (db: Kysely<DB>, ids: readonly string[]) =>
   db.selectFrom('custom_harnesses').selectAll().where('id', 'in', ids.length > 0 ? ids : ['']).execute();
 
-// ------------------------------------------------------------------ sources
-
-export const findAgentTeam = (db: Kysely<DB>, id: string) => db.selectFrom('agents').select(['id', 'team_id']).where('id', '=', id).executeTakeFirst();
-
-/** Of `ids`, those that are personas of the team (system presets are not rows: the service checks them). */
-export const teamPersonaIds = async (db: Kysely<DB>, teamId: string, ids: readonly string[]) =>
-  (await db.selectFrom('personas').select('id').where('team_id', '=', teamId).where('id', 'in', ids).execute()).map((r) => r.id);
-
-export const teamPolicyIds = async (db: Kysely<DB>, teamId: string, ids: readonly string[]) =>
-  (await db.selectFrom('policies').select('id').where('team_id', '=', teamId).where('id', 'in', ids).execute()).map((r) => r.id);
-
-export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('agents').select(['id', 'agent_name']).where('id', 'in', unique).execute();
-  return new Map(rows.map((r) => [r.id, r.agent_name]));
-}
-
 // ------------------------------------------------------------------ prompts
 
 const PROMPTS_PER_STATEMENT = 250;
@@ -125,4 +107,10 @@ const LineageColumn = Type.Record(Type.String(), Type.Unknown());
 export const promptColumns = (row: Pick<CustomHarnessPromptRow, 'expect' | 'lineage'>): { expect: ScoringSpec; lineage: Record<string, unknown> } => ({
   expect: decodeJsonColumn(ExpectColumn, row.expect, 'custom_harness_prompts.expect'),
   lineage: decodeJsonColumn(LineageColumn, row.lineage, 'custom_harness_prompts.lineage'),
+});
+
+/** The personas and policies a harness is built from (ids), decoded. */
+export const sourceIdsOf = (row: Pick<CustomHarnessRow, 'persona_ids' | 'policy_ids'>): { personaIds: string[]; policyIds: string[] } => ({
+  personaIds: decodeStringList(row.persona_ids, 'custom_harnesses.persona_ids') ?? [],
+  policyIds: decodeStringList(row.policy_ids, 'custom_harnesses.policy_ids') ?? [],
 });

@@ -4,7 +4,10 @@ import { newId } from '../../ids.js';
 import { cancelJob, deleteJobsBySubject, enqueueJob, getJob } from '../../jobs/index.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireAnywhere, resolveTeam } from '../auth/permissions.js';
+import { agentNames, findAgent } from '../agents/agents.repo.js';
 import { findPreset } from '../personas/personas.presets.js';
+import { teamPersonas } from '../personas/personas.repo.js';
+import { teamPolicyIds } from '../policies/policies.repo.js';
 import { toCustomHarness, toListItem, toPrompt, toWorkflow } from './custom-harnesses.mapping.js';
 import * as repo from './custom-harnesses.repo.js';
 import type { CustomHarnessCreateBody, CustomHarnessListQueryIn } from './custom-harnesses.schemas.js';
@@ -28,13 +31,11 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
 
   /** Every id must name something of the team (presets count for personas); a 422 at the first that does not. */
   async function checkSources(teamId: string, personaIds: readonly string[], policyIds: readonly string[]) {
-    const personas = personaIds.length === 0 ? [] : await repo.teamPersonaIds(db, teamId, personaIds);
-    const knownPersonas = new Set(personas);
+    const knownPersonas = new Set((await teamPersonas(db, teamId, personaIds)).map((r) => r.id));
     personaIds.forEach((id, i) => {
       if (!knownPersonas.has(id) && findPreset(id) === undefined) throw invalid(['body', 'persona_ids', i], 'No such persona in this team', 'value_error');
     });
-    const policies = policyIds.length === 0 ? [] : await repo.teamPolicyIds(db, teamId, policyIds);
-    const knownPolicies = new Set(policies);
+    const knownPolicies = new Set(await teamPolicyIds(db, teamId, policyIds));
     policyIds.forEach((id, i) => {
       if (!knownPolicies.has(id)) throw invalid(['body', 'policy_ids', i], 'No such policy in this team', 'value_error');
     });
@@ -46,7 +47,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
       requireAnywhere(principal, 'evaluation:write');
       const teamId = resolveTeam(principal, teamIdParam ?? undefined);
       authorize(principal, 'evaluation:write', teamId, 'Team');
-      const agent = await repo.findAgentTeam(db, body.agent_id);
+      const agent = await findAgent(db, body.agent_id);
       if (agent === undefined || agent.team_id !== teamId) throw notFound('Agent');
       const personaIds = [...new Set(body.persona_ids ?? [])];
       const policyIds = [...new Set(body.policy_ids ?? [])];
@@ -89,7 +90,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
       authorize(principal, 'evaluation:read', teamId, 'Team');
       const filter = { teamId, status: query.status, agentId: query.agent_id };
       const [rows, total] = await Promise.all([repo.listHarnesses(db, filter, query.limit, query.offset), repo.countHarnesses(db, filter)]);
-      const names = await repo.agentNames(db, rows.map((r) => r.agent_id));
+      const names = await agentNames(db, rows.map((r) => r.agent_id));
       return { results: rows.map((row) => toListItem(row, names.get(row.agent_id))), total };
     },
 

@@ -15,6 +15,20 @@ export const insertConfig = (db: Kysely<DB>, row: Insertable<DomeConfigsTable>) 
 
 export const findConfig = (db: Kysely<DB>, id: string) => db.selectFrom('dome_configs').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Whether the configuration exists in the team (an agent's `dome_config_id` may name one of another team, or one deleted). */
+export const isTeamConfig = async (db: Kysely<DB>, id: string, teamId: string) =>
+  (await db.selectFrom('dome_configs').select('id').where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst()) !== undefined;
+
+/** The configuration when it is applied and of the team (what the gateway enforces), with its body. */
+export const findAppliedConfig = (db: Kysely<DB>, id: string, teamId: string) =>
+  db
+    .selectFrom('dome_configs')
+    .select(['id', 'config_body'])
+    .where('id', '=', id)
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'applied')
+    .executeTakeFirst();
+
 const ConfigBodyColumn = Type.Record(Type.String(), Type.Unknown());
 
 /** A configuration's body, decoded once here (an object; the guard engine checks the rest when it compiles it). */
@@ -52,10 +66,6 @@ export const newestBoundConfig = (db: Kysely<DB>, agentId: string) =>
 export const unapplyOthers = (db: Kysely<DB>, agentId: string, keepId: string) =>
   db.updateTable('dome_configs').set({ status: 'pending' }).where('agent_id', '=', agentId).where('status', '=', 'applied').where('id', '!=', keepId).execute();
 
-/** Agents that apply the configuration (by `dome_config_id`), in its team. */
-export const agentsApplying = (db: Kysely<DB>, teamId: string, configId: string) =>
-  db.selectFrom('agents').select('id').where('team_id', '=', teamId).where('dome_config_id', '=', configId).execute();
-
 /** A Dome instance registered for the agent: the configuration applied to it (of its team) records the URL too. */
 export const setInstanceUrl = (db: Kysely<DB>, configId: string, teamId: string, url: string, at: number) =>
   db.updateTable('dome_configs').set({ dome_instance_url: url, updated_at: at }).where('id', '=', configId).where('team_id', '=', teamId).execute();
@@ -78,18 +88,6 @@ export async function upsertInstance(
 }
 
 export const deleteInstance = (db: Kysely<DB>, agentId: string) => db.deleteFrom('dome_instances').where('agent_id', '=', agentId).execute();
-
-/** The team's approved policy rules, as `policy-sections` checks text against them. */
-export const approvedRules = (db: Kysely<DB>, teamId: string, limit: number) =>
-  db
-    .selectFrom('policy_rules')
-    .select(['id', 'policy_id', 'rule_type', 'natural_language'])
-    .where('team_id', '=', teamId)
-    .where('status', '=', 'approved')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
 
 export const insertDetection = (db: Kysely<DB>, row: Insertable<DetectionsTable>) => db.insertInto('detections').values(row).execute();
 

@@ -8,7 +8,7 @@ import { recordGuardScan } from '../../telemetry/guard-scan.js';
 import { clockMs } from '../../telemetry/recorder.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireAnywhere, resolveTeam } from '../auth/permissions.js';
-import { findAgent, updateAgent } from '../agents/agents.repo.js';
+import { agentsApplyingConfig, findAgent, updateAgent } from '../agents/agents.repo.js';
 import { createGuardContexts } from './guard-context.js';
 import { toConstraints, toDomeConfig, toExternalDomeConfig } from './dome.mapping.js';
 import * as repo from './dome.repo.js';
@@ -172,7 +172,7 @@ export function createDomeService(deps: DomeDeps) {
       const row = await loadConfig(principal, id, teamId, 'guardrail:write');
       const at = now();
       await db.transaction().execute(async (trx) => {
-        const applying = await repo.agentsApplying(trx, row.team_id, row.id);
+        const applying = await agentsApplyingConfig(trx, row.team_id, row.id);
         await repo.deleteConfig(trx, row.id);
         for (const agent of applying) {
           await updateAgent(trx, agent.id, { dome_config_id: null, updated_at: at });

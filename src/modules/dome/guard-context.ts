@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import type { DetectorContext, PolicyRuleText } from '../../guard/types.js';
 import { configuredModel } from '../../llm/client.js';
 import { createVersionedMemo } from '../../db/versioned-memo.js';
-import { approvedRules } from './dome.repo.js';
+import { approvedRules } from '../rules/rules.repo.js';
 
 /** `policy-sections` checks a text against at most this many approved rules of the team. */
 const MAX_POLICY_RULES = 200;

@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { findAgent, updateAgent } from '../agents/agents.repo.js';
+import { findEnforcement } from '../gateway/gateway.repo.js';
+import { findInstance, isTeamConfig } from './dome.repo.js';
 
 export type ProtectionStatus = 'unprotected' | 'configured' | 'domed';
 
@@ -12,32 +15,15 @@ export type ProtectionStatus = 'unprotected' | 'configured' | 'domed';
  * `updated_at` only when the status changes.
  */
 export async function refreshProtection(db: Kysely<DB>, agentId: string, at: number): Promise<ProtectionStatus | undefined> {
-  const agent = await db.selectFrom('agents').select(['team_id', 'dome_config_id', 'protection_status']).where('id', '=', agentId).executeTakeFirst();
+  const agent = await findAgent(db, agentId);
   if (agent === undefined) return undefined;
-  const instance = await db.selectFrom('dome_instances').select('agent_id').where('agent_id', '=', agentId).executeTakeFirst();
   let status: ProtectionStatus = 'unprotected';
-  const enforced =
-    agent.dome_config_id === null
-      ? undefined
-      : await db
-          .selectFrom('gateway_enforcements')
-          .select('agent_id')
-          .where('agent_id', '=', agentId)
-          .where('dome_config_id', '=', agent.dome_config_id)
-          .executeTakeFirst();
-  if (instance !== undefined) {
+  if ((await findInstance(db, agentId)) !== undefined) {
     status = 'domed';
-  } else if (agent.dome_config_id !== null) {
-    const applied = await db
-      .selectFrom('dome_configs')
-      .select('id')
-      .where('id', '=', agent.dome_config_id)
-      .where('team_id', '=', agent.team_id)
-      .executeTakeFirst();
-    if (applied !== undefined) status = enforced !== undefined ? 'domed' : 'configured';
+  } else if (agent.dome_config_id !== null && (await isTeamConfig(db, agent.dome_config_id, agent.team_id))) {
+    const enforced = await findEnforcement(db, agentId);
+    status = enforced?.dome_config_id === agent.dome_config_id ? 'domed' : 'configured';
   }
-  if (status !== agent.protection_status) {
-    await db.updateTable('agents').set({ protection_status: status, updated_at: at }).where('id', '=', agentId).execute();
-  }
+  if (status !== agent.protection_status) await updateAgent(db, agentId, { protection_status: status, updated_at: at });
   return status;
 }

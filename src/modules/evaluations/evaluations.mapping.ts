@@ -1,4 +1,6 @@
-import type { Static } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { decodeJsonColumn, decodeNullableJsonColumn, decodeStringList } from '../../db/json-columns.js';
+import { Nullable } from '../../http/schemas.js';
 import type { EvaluationRow, ResultRow } from './evaluations.repo.js';
 import { PASS_THRESHOLD } from '../../evaluation/aggregate.js';
 import { missingPillars, VERDICT_NAME, verdictOf } from '../../evaluation/evidence.js';
@@ -8,30 +10,38 @@ import type { EvaluationListItem, EvaluationStatusOut, EvaluationSummaryOut } fr
 
 /** Rows → API objects (never a row spread: a new column does not leak). */
 
-const parseJson = <T>(text: string | null, fallback: T): T => {
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
+/*
+ * The JSON columns of evaluations and results, decoded with their schemas (docs/architecture.md,
+ * "Typed edges"): a stored value of another shape is a ColumnDecodeError naming the column.
+ */
+const ObjectColumn = Type.Record(Type.String(), Type.Unknown());
 
-export const harnessNamesOf = (row: Pick<EvaluationRow, 'harness_names'>): string[] => parseJson<string[]>(row.harness_names, []);
+export const harnessNamesOf = (row: Pick<EvaluationRow, 'harness_names'>): string[] =>
+  decodeStringList(row.harness_names, 'evaluations.harness_names') ?? [];
 
 /** Per-harness scores, as stored on completion: harness → { score, … }. */
-export interface StoredHarnessScore {
-  name: string;
-  pillar: string;
-  score: number | null;
-  n: number;
-  low: number | null;
-  high: number | null;
-  errors: number;
-}
+export const StoredHarnessScore = Type.Object({
+  name: Type.String(),
+  pillar: Type.String(),
+  score: Nullable(Type.Number()),
+  n: Type.Number(),
+  low: Nullable(Type.Number()),
+  high: Nullable(Type.Number()),
+  errors: Type.Number(),
+});
+export type StoredHarnessScore = Static<typeof StoredHarnessScore>;
+const HarnessScoresColumn = Type.Record(Type.String(), StoredHarnessScore);
 
 export const harnessScoresOf = (row: Pick<EvaluationRow, 'harness_scores'>): Record<string, StoredHarnessScore> | null =>
-  parseJson<Record<string, StoredHarnessScore> | null>(row.harness_scores, null);
+  decodeNullableJsonColumn(HarnessScoresColumn, row.harness_scores, 'evaluations.harness_scores');
+
+/** A run's request parameters (what was asked for), as stored at creation. */
+export const requestParamsOf = (row: Pick<EvaluationRow, 'request_params'>): Record<string, unknown> | null =>
+  decodeNullableJsonColumn(ObjectColumn, row.request_params, 'evaluations.request_params');
+
+/** A result's detector readings (id → 0..1). */
+export const detectorScoresOf = (scores: string): Record<string, number> =>
+  decodeJsonColumn(Type.Record(Type.String(), Type.Number()), scores, 'evaluation_results.scores');
 
 /** The status answer's `scores`: harness → score (0..1), harnesses with a score only. */
 function scoreMap(row: EvaluationRow): Record<string, number> | null {
@@ -98,7 +108,7 @@ function verdictFields(row: EvaluationRow, details: Record<string, unknown>) {
 }
 
 export function toSummary(row: EvaluationRow): EvaluationSummaryOut {
-  const details = parseJson<Record<string, unknown>>(row.pillar_details, {});
+  const details = decodeNullableJsonColumn(ObjectColumn, row.pillar_details, 'evaluations.pillar_details') ?? {};
   const verdict = verdictFields(row, details);
   return {
     id: row.id,
@@ -117,7 +127,7 @@ export function toSummary(row: EvaluationRow): EvaluationSummaryOut {
     created_by: row.created_by,
     created_at: row.created_at,
     completed_at: row.completed_at,
-    request_params: parseJson<Record<string, unknown> | null>(row.request_params, null),
+    request_params: requestParamsOf(row),
     ...verdict,
   };
 }
@@ -134,10 +144,10 @@ export function toResult(row: ResultRow): Record<string, unknown> {
     response: row.response,
     ...truncationFields(row),
     passed: row.passed === null ? null : row.passed === 1,
-    detector_scores: parseJson<Record<string, number>>(row.scores, {}),
+    detector_scores: detectorScoresOf(row.scores),
     reason: row.reason,
     error: row.error,
     latency_ms: row.latency_ms,
-    ...(row.lineage === null ? {} : { lineage: parseJson<Record<string, unknown>>(row.lineage, {}) }),
+    ...(row.lineage === null ? {} : { lineage: decodeJsonColumn(ObjectColumn, row.lineage, 'evaluation_results.lineage') }),
   };
 }

@@ -1,12 +1,13 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB, EvaluationReportsTable, EvaluationResultsTable, EvaluationsTable } from '../../db/schema.js';
+import { decodeStringList } from '../../db/json-columns.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { PillarEvidence } from '../../evaluation/evidence.js';
 import type { Pillar } from '../../evaluation/types.js';
 
 /**
- * Cache classes (docs/caching.md). `evaluations` is classified by the agents module, which reads
- * it for `latest_evaluation`. Results are written in batches while a run goes (a commit each):
+ * Cache classes (docs/caching.md). `evaluations` is classified with the agents' tables, whose
+ * answers carry it (`latest_evaluation`, read by `latestEvaluations` below). Results are written in batches while a run goes (a commit each):
  * data, which moves only the read version.
  */
 export const EVALUATION_TABLES = tableCaching({ evaluation_results: 'data', evaluation_reports: 'data', agent_pillar_evidence: 'data' });
@@ -206,6 +207,21 @@ export async function changedVerdicts(db: Kysely<DB>, currentId: string, previou
   return { count: Number(count.n), ids: ids.map((r) => r.prompt_id) };
 }
 
+/** The most frequent agent error of a run (the reason given when no prompt could be scored). */
+export async function commonestError(db: Kysely<DB>, evaluationId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('evaluation_results')
+    .select(['error', sql<number>`count(*)`.as('n')])
+    .where('evaluation_id', '=', evaluationId)
+    .where('error', 'is not', null)
+    .groupBy('error')
+    .orderBy('n', 'desc')
+    .orderBy('error')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.error ?? undefined;
+}
+
 // ------------------------------------------------------------------ reports
 
 /** When the cached reports were rendered (undefined: none cached). */
@@ -225,28 +241,47 @@ export async function saveReport(db: Kysely<DB>, row: Insertable<EvaluationRepor
     .execute();
 }
 
-// ------------------------------------------------------------------ agents and teams
+// ------------------------------------------------------------------ evidence
 
-export const teamName = async (db: Kysely<DB>, id: string) =>
-  (await db.selectFrom('teams').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+/** Ids per `IN (…)` list: far below SQLite's (32,766) and PostgreSQL's (65,535) bound-parameter limits. */
+const IDS_PER_QUERY = 1000;
 
-/** The names of agents, by id (the lists show them). */
-export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db.selectFrom('agents').select(['id', 'agent_name']).where('id', 'in', unique).execute();
-  return new Map(rows.map((r) => [r.id, r.agent_name]));
+/** The latest completed evaluation of each agent in `agentIds` (a whole fleet is read in batches). */
+export async function latestEvaluations(db: Kysely<DB>, agentIds: readonly string[]) {
+  const latest = new Map<string, LatestEvaluationRow>();
+  for (let start = 0; start < agentIds.length; start += IDS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('evaluations')
+      .select(['id', 'agent_id', 'overall_score', 'reliability_score', 'security_score', 'safety_score', 'completed_at'])
+      .where('agent_id', 'in', agentIds.slice(start, start + IDS_PER_QUERY))
+      .where('status', '=', 'completed')
+      .orderBy('agent_id')
+      .orderBy('completed_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    for (const row of rows) if (!latest.has(row.agent_id)) latest.set(row.agent_id, row);
+  }
+  return latest;
+}
+
+export interface LatestEvaluationRow {
+  id: string;
+  agent_id: string;
+  overall_score: number | null;
+  reliability_score: number | null;
+  security_score: number | null;
+  safety_score: number | null;
+  completed_at: number | null;
 }
 
 /** The agents' evidence per pillar (docs/evaluations.md, "The agent's evidence"), by agent. */
 export async function findEvidenceOf(db: Kysely<DB>, agentIds: readonly string[]): Promise<Map<string, PillarEvidence[]>> {
   const out = new Map<string, PillarEvidence[]>();
-  // Ids per query: far below either engine's bound-parameter limit.
-  for (let start = 0; start < agentIds.length; start += 1000) {
+  for (let start = 0; start < agentIds.length; start += IDS_PER_QUERY) {
     const rows = await db
       .selectFrom('agent_pillar_evidence')
       .selectAll()
-      .where('agent_id', 'in', agentIds.slice(start, start + 1000))
+      .where('agent_id', 'in', agentIds.slice(start, start + IDS_PER_QUERY))
       .orderBy('agent_id')
       .orderBy('pillar')
       .execute();
@@ -255,7 +290,7 @@ export async function findEvidenceOf(db: Kysely<DB>, agentIds: readonly string[]
       list.push({
         pillar: row.pillar as Pillar,
         evaluationId: row.evaluation_id,
-        harnesses: JSON.parse(row.harnesses) as string[],
+        harnesses: decodeStringList(row.harnesses, 'agent_pillar_evidence.harnesses') ?? [],
         score: { score: row.score, n: row.n, low: row.low, high: row.high },
         measuredAt: Number(row.measured_at),
       });

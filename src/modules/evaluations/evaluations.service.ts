@@ -4,7 +4,7 @@ import { STANDARD_HARNESSES } from '../../evaluation/types.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { cancelJob, deleteJobsBySubject, enqueueJob, listJobLogs } from '../../jobs/index.js';
-import { findAgent } from '../agents/agents.repo.js';
+import { agentNames, findAgent } from '../agents/agents.repo.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { findRunnableHarnesses } from '../custom-harnesses/custom-harnesses.repo.js';
@@ -137,7 +137,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
         teamIds = [...principal.memberships.keys()].filter((team) => holds(principal, 'evaluation:read', team));
       }
       const rows = await repo.listEvaluations(db, teamIds, query.limit, query.offset);
-      const names = await repo.agentNames(db, rows.map((r) => r.agent_id));
+      const names = await agentNames(db, rows.map((r) => r.agent_id));
       return { evaluations: rows.map((row) => toEvaluationItem(row, names.get(row.agent_id))) };
     },
 

@@ -1,4 +1,7 @@
 import type { Kysely } from 'kysely';
+import { Type, type Static } from 'typebox';
+import { decodeNullableJsonColumn } from '../../db/json-columns.js';
+import { Nullable } from '../../http/schemas.js';
 import type { DB } from '../../db/schema.js';
 import { aggregate, PASS_THRESHOLD } from '../../evaluation/aggregate.js';
 import { getStandardHarness } from '../../evaluation/harnesses/index.js';
@@ -6,9 +9,10 @@ import { formatTimestamp } from '../../evaluation/report/text.js';
 import { PILLARS, type EvaluationReportModel, type Pillar, type RunComparison, type ScoreWithInterval } from '../../evaluation/types.js';
 import { WARDEN_VERSION } from '../../version.js';
 import { findHarnessesByIds } from '../custom-harnesses/custom-harnesses.repo.js';
-import { harnessNamesOf } from './evaluations.mapping.js';
+import { detectorScoresOf, harnessNamesOf, requestParamsOf } from './evaluations.mapping.js';
 import { findAgent } from '../agents/agents.repo.js';
-import { changedVerdicts, failureExamples, previousCompletedRun, teamName, verdictRows, type EvaluationRow } from './evaluations.repo.js';
+import { teamName } from '../identity/identity.repo.js';
+import { changedVerdicts, failureExamples, previousCompletedRun, verdictRows, type EvaluationRow } from './evaluations.repo.js';
 import { CATALOGUE_UPDATED_AT } from './results.service.js';
 import { resultsSha256 } from './results-hash.js';
 import { pillarDetails } from './run/complete.js';
@@ -18,18 +22,40 @@ import { harnessesOf } from './run/plan.js';
 export const FAILURES_PER_PROBE = 3;
 
 /** pillar_details as completeRun stores it. */
-interface StoredDetails {
-  overall: ScoreWithInterval | null;
-  pillars: Record<Pillar, ScoreWithInterval | null>;
-  harnesses: Array<{
-    id: string;
-    name: string;
-    pillar: Pillar;
-    score: ScoreWithInterval | null;
-    errors: number;
-    scenarios: Array<{ id: string; score: ScoreWithInterval | null; errors: number; probes: Array<{ id: string; score: ScoreWithInterval | null }> }>;
-  }>;
-}
+const Score = Type.Object({ score: Type.Number(), n: Type.Number(), low: Type.Number(), high: Type.Number() });
+const PillarColumn = Type.Enum(PILLARS);
+
+/** What a completed run stored in `pillar_details` (./run/complete.ts, pillarDetails), as much as a report reads. */
+const StoredDetails = Type.Partial(
+  Type.Object({
+    overall: Nullable(Score),
+    pillars: Type.Partial(Type.Object({ reliability: Nullable(Score), security: Nullable(Score), safety: Nullable(Score) })),
+    harnesses: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        pillar: PillarColumn,
+        score: Nullable(Score),
+        errors: Type.Number(),
+        scenarios: Type.Array(
+          Type.Object({
+            id: Type.String(),
+            score: Nullable(Score),
+            errors: Type.Number(),
+            probes: Type.Array(Type.Object({ id: Type.String(), score: Nullable(Score) })),
+          }),
+        ),
+      }),
+    ),
+  }),
+);
+type StoredDetails = Static<typeof StoredDetails>;
+// Fails to compile when the stored pillars gain one this column does not decode.
+const pillarsCovered: Pillar extends keyof NonNullable<StoredDetails['pillars']> ? true : never = true;
+void pillarsCovered;
+
+const storedDetails = (row: Pick<EvaluationRow, 'pillar_details'>): StoredDetails =>
+  decodeNullableJsonColumn(StoredDetails, row.pillar_details, 'evaluations.pillar_details') ?? {};
 
 /** A level nothing was scored in: n = 0, which the renderers draw as "not measured". */
 const orUnmeasured = (score: ScoreWithInterval | null): ScoreWithInterval => score ?? { score: 0, n: 0, low: 0, high: 1 };
@@ -58,8 +84,8 @@ function namesOf(): Names {
  * (failed, cancelled), the scores of the prompts it stored before it stopped, computed here as
  * completion would have (they are no verdict and not the agent's evidence: the report says so).
  */
-async function detailsOf(db: Kysely<DB>, row: EvaluationRow): Promise<Partial<StoredDetails>> {
-  if (row.status === 'completed') return JSON.parse(row.pillar_details ?? '{}') as Partial<StoredDetails>;
+async function detailsOf(db: Kysely<DB>, row: EvaluationRow): Promise<StoredDetails> {
+  if (row.status === 'completed') return storedDetails(row);
   const harnesses = await harnessesOf(db, row);
   // A custom harness deleted since counts toward no pillar: its results are left out.
   const rows = (await verdictRows(db, row.id)).filter((r) => harnesses.has(r.harness));
@@ -84,7 +110,7 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
   const customNames =
     row.harness_type === 'custom' ? new Map((await findHarnessesByIds(db, harnessNamesOf(row))).map((h) => [h.id, h.name])) : new Map<string, string>();
   const pillars = Object.fromEntries(PILLARS.map((p) => [p, details.pillars?.[p] ?? null])) as Record<Pillar, ScoreWithInterval | null>;
-  const requestParams = JSON.parse(row.request_params ?? '{}') as Record<string, unknown>;
+  const requestParams = requestParamsOf(row) ?? {};
   return {
     evaluationId: row.id,
     agent: {
@@ -123,7 +149,7 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
       prompt: f.prompt,
       response: f.response ?? '',
       reason: f.reason,
-      checks: parseScores(f.scores),
+      checks: detectorScoresOf(f.scores),
     })),
     requestParams: { ...requestParams, prompts: row.progress_total, errors: row.error_count },
     provenance: {
@@ -137,25 +163,15 @@ export async function buildReportModel(db: Kysely<DB>, row: EvaluationRow): Prom
   };
 }
 
-function parseScores(text: string): Record<string, number> {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (parsed === null || typeof parsed !== 'object') return {};
-    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number'));
-  } catch {
-    return {};
-  }
-}
-
 /** Prompt ids listed per kind of change (the counts are whole). */
 const CHANGED_IDS_SHOWN = 8;
 
 /** The comparison with the agent's previous completed run of the same harnesses (null: none). */
-async function compareWithPrevious(db: Kysely<DB>, row: EvaluationRow, details: Partial<StoredDetails>): Promise<RunComparison | null> {
+async function compareWithPrevious(db: Kysely<DB>, row: EvaluationRow, details: StoredDetails): Promise<RunComparison | null> {
   const previous = await previousCompletedRun(db, row);
   if (previous === undefined) return null;
-  const before = JSON.parse(previous.pillar_details ?? '{}') as Partial<StoredDetails>;
-  const score = (d: Partial<StoredDetails>, pillar: Pillar | 'overall') =>
+  const before = storedDetails(previous);
+  const score = (d: StoredDetails, pillar: Pillar | 'overall') =>
     (pillar === 'overall' ? d.overall : d.pillars?.[pillar])?.score ?? null;
   const [newFailures, fixedFailures] = await Promise.all([
     changedVerdicts(db, row.id, previous.id, 1, 0, CHANGED_IDS_SHOWN),

@@ -1,4 +1,6 @@
 import { boundText } from '../../jobs/text.js';
+import { Type } from 'typebox';
+import { decodeNullableJsonColumn } from '../../db/json-columns.js';
 
 /**
  * Bounds of a stored result (docs/api.md, "Bounds"), in bytes of the answered JSON: the prompt
@@ -30,13 +32,16 @@ export function boundResultTexts(texts: ResultTexts): ResultTexts & { truncated:
   };
 }
 
+/** What a result stores of what was cut: the original lengths (UTF-16 units) of the texts cut. */
+const TruncatedColumn = Type.Object({ prompt: Type.Optional(Type.Integer()), response: Type.Optional(Type.Integer()) });
+
 /**
  * A result's additions saying what was cut: `prompt_truncated` / `response_truncated`, and
  * `prompt_length` / `response_length`, the original lengths (UTF-16 units) when cut, else the
  * stored ones.
  */
 export function truncationFields(row: { prompt: string; response: string | null; truncated: string | null }) {
-  const cut = row.truncated === null ? {} : (JSON.parse(row.truncated) as { prompt?: number; response?: number });
+  const cut = decodeNullableJsonColumn(TruncatedColumn, row.truncated, 'evaluation_results.truncated') ?? {};
   return {
     prompt_truncated: cut.prompt !== undefined,
     prompt_length: cut.prompt ?? row.prompt.length,

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { STANDARD_HARNESS_DEFINITIONS } from '../../evaluation/harnesses/index.js';
 import { STANDARD_HARNESSES } from '../../evaluation/types.js';
 import { notFound } from '../../http/errors.js';
+import { agentNames } from '../agents/agents.repo.js';
 import type { Principal } from '../auth/permissions.js';
 import { readBoundedPage } from '../bounded-page.js';
 import { authorize, requireAnywhere, resolveTeam } from '../auth/permissions.js';
@@ -57,7 +58,7 @@ export function createResultService(deps: ResultDeps) {
     async completed(principal: Principal, query: { team_id?: string | undefined; limit: number; offset: number }) {
       const teamId = listTeam(principal, query.team_id);
       const [rows, total] = await Promise.all([repo.listCompleted(db, teamId, query.limit, query.offset), repo.countCompleted(db, teamId)]);
-      const names = await repo.agentNames(db, rows.map((r) => r.agent_id));
+      const names = await agentNames(db, rows.map((r) => r.agent_id));
       return { results: rows.map((row) => toListItem(row, names.get(row.agent_id))), total };
     },
 

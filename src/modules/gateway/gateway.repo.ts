@@ -40,6 +40,9 @@ export async function findGatewayAgent(db: Kysely<DB>, agentId: string) {
 
 export type GatewayAgent = NonNullable<Awaited<ReturnType<typeof findGatewayAgent>>>;
 
+export const findEnforcement = (db: Kysely<DB>, agentId: string) =>
+  db.selectFrom('gateway_enforcements').select(['dome_config_id']).where('agent_id', '=', agentId).executeTakeFirst();
+
 export async function recordEnforcement(db: Kysely<DB>, row: { agent_id: string; team_id: string; dome_config_id: string; enforced_at: number }) {
   await db
     .insertInto('gateway_enforcements')

@@ -26,6 +26,10 @@ export const insertTeam = (db: Kysely<DB>, row: Insertable<TeamsTable>) => db.in
 export const findTeam = (db: Kysely<DB>, id: string) =>
   db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** A team's name, null when it is gone (reports print it). */
+export const teamName = async (db: Kysely<DB>, id: string) =>
+  (await db.selectFrom('teams').select('name').where('id', '=', id).executeTakeFirst())?.name ?? null;
+
 export const insertMembership = (db: Kysely<DB>, row: Insertable<MembershipsTable>) =>
   db.insertInto('memberships').values(row).execute();
 

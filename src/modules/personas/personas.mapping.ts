@@ -1,7 +1,11 @@
 import { Value } from 'typebox/value';
 import type { PersonaRow } from './personas.repo.js';
 import { PersonaAccessPermissions, type AccessPermissionsBody, type PersonaOut } from './personas.schemas.js';
-import { fromJsonColumn as parse } from '../../db/json-columns.js';
+import { Type } from 'typebox';
+import { decodeNullableJsonColumn, decodeStringList } from '../../db/json-columns.js';
+
+/** The stored access permissions: an object (the answer's `access_permissions`). */
+const AccessPermissions = Type.Record(Type.String(), Type.Unknown());
 
 /**
  * Access permissions that match the reference's PersonaAccessPermissions are stored
@@ -34,10 +38,10 @@ export function toPersona(row: PersonaRow): PersonaOut {
     skill_level: row.skill_level as PersonaOut['skill_level'],
     intent: row.intent as PersonaOut['intent'],
     language: row.language,
-    access_permissions: parse(row.access_permissions),
+    access_permissions: decodeNullableJsonColumn(AccessPermissions, row.access_permissions, 'personas.access_permissions'),
     is_preset: row.is_preset === 1,
     preset_category: row.preset_category,
-    tags: parse(row.tags),
+    tags: decodeStringList(row.tags, 'personas.tags'),
     icon_filename: row.icon_filename,
     created_at: row.created_at,
     updated_at: row.updated_at,

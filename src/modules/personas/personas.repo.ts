@@ -20,6 +20,10 @@ export const updatePersona = (db: Kysely<DB>, id: string, patch: PersonaPatch) =
 export const deletePersona = async (db: Kysely<DB>, id: string) =>
   Number((await db.deleteFrom('personas').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
 
+/** Of `ids`, the team's personas (system presets are not rows: callers look them up apart). */
+export const teamPersonas = (db: Kysely<DB>, teamId: string, ids: readonly string[]) =>
+  ids.length === 0 ? Promise.resolve([]) : db.selectFrom('personas').selectAll().where('team_id', '=', teamId).where('id', 'in', ids).execute();
+
 export interface PersonaFilter {
   teamId: string;
   intents?: readonly string[] | undefined;

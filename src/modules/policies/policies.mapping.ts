@@ -1,6 +1,6 @@
 import type { PolicyRow } from './policies.repo.js';
 import type { PolicyOut } from './policies.schemas.js';
-import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
+import { decodeStringList, toJsonColumn } from '../../db/json-columns.js';
 
 export const json = toJsonColumn;
 
@@ -20,7 +20,7 @@ export function toPolicy(row: PolicyRow): PolicyOut {
     converted_file_path: row.converted_file_path,
     is_preset: false,
     preset_source: row.preset_source,
-    tags: parse(row.tags),
+    tags: decodeStringList(row.tags, 'policies.tags'),
     created_at: row.created_at,
     updated_at: row.updated_at,
     created_by: row.created_by,

@@ -22,6 +22,10 @@ export const updatePolicy = (db: Kysely<DB>, id: string, patch: PolicyPatch) =>
 export const deletePolicy = async (db: Kysely<DB>, id: string) =>
   Number((await db.deleteFrom('policies').where('id', '=', id).executeTakeFirst()).numDeletedRows) > 0;
 
+/** Of `ids`, those that are policies of the team. */
+export const teamPolicyIds = async (db: Kysely<DB>, teamId: string, ids: readonly string[]) =>
+  ids.length === 0 ? [] : (await db.selectFrom('policies').select('id').where('team_id', '=', teamId).where('id', 'in', ids).execute()).map((r) => r.id);
+
 export interface PolicyListFilter {
   teamId: string;
   category?: string | undefined;

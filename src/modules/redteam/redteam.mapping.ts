@@ -1,19 +1,10 @@
-import { fromJsonColumn } from '../../db/json-columns.js';
+import { decodeStringList } from '../../db/json-columns.js';
 import type { Job } from '../../jobs/types.js';
-import type { RedteamSummary } from '../../redteam/summary.js';
-import type { CampaignRow, FindingRow } from './redteam.repo.js';
+import { campaignSummary, findingConversation, findingMetadata, type CampaignRow, type FindingRow } from './redteam.repo.js';
 import type { FindingOut } from './redteam.schemas.js';
 
 /** Warden's red-team engine, as the reference names its native engine (CONTRACT.md, "Engine names"). */
 export const TOOL = 'diamond_security';
-
-/** What the campaign's `summary` column holds once it completed. */
-export interface StoredSummary {
-  summary: RedteamSummary;
-  [key: string]: unknown;
-}
-
-const list = (text: string | null): string[] | null => fromJsonColumn<string[]>(text);
 
 export function toCampaignStatus(row: CampaignRow, job: Job | undefined) {
   return {
@@ -41,9 +32,9 @@ export function toCampaignItem(row: CampaignRow) {
     agent_url: row.agent_url,
     agent_model_name: row.agent_model_name,
     purpose: row.purpose,
-    categories: list(row.categories) ?? [],
-    custom_plugins: list(row.custom_plugins),
-    strategies: list(row.strategies) ?? [],
+    categories: decodeStringList(row.categories, 'redteam_campaigns.categories') ?? [],
+    custom_plugins: decodeStringList(row.custom_plugins, 'redteam_campaigns.custom_plugins'),
+    strategies: decodeStringList(row.strategies, 'redteam_campaigns.strategies') ?? [],
     num_tests: row.num_tests,
     access_level: row.access_level,
     dome_config_id: row.dome_config_id,
@@ -51,13 +42,13 @@ export function toCampaignItem(row: CampaignRow) {
     started_at: row.started_at,
     completed_at: row.completed_at,
     error_message: row.error_message,
-    summary: fromJsonColumn<StoredSummary>(row.summary)?.summary ?? null,
+    summary: campaignSummary(row),
   };
 }
 
 /** A judged attack (or a static finding) as the reference's Finding. Errored attacks are not findings. */
 export function toFinding(row: FindingRow): FindingOut {
-  const metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  const metadata = findingMetadata(row.metadata);
   return {
     category: row.category,
     severity: row.severity,
@@ -69,6 +60,6 @@ export function toFinding(row: FindingRow): FindingOut {
     phenotype_category: row.phenotype_category,
     attack_score: row.attack_score,
     detector_id: row.detector_id,
-    raw_metadata: { attack_id: row.attack_id, conversation: JSON.parse(row.conversation) as unknown[] },
+    raw_metadata: { attack_id: row.attack_id, conversation: findingConversation(row.conversation) },
   };
 }

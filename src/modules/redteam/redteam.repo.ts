@@ -3,7 +3,8 @@ import { Type, type Static } from 'typebox';
 import { decodeJsonColumn, decodeNullableJsonColumn } from '../../db/json-columns.js';
 import type { DB, RedteamCampaignsTable, RedteamFindingsTable } from '../../db/schema.js';
 import { tableCaching } from '../../db/table-caching.js';
-import type { Catch } from '../../redteam/guard.js';
+import type { Catch, SuggestedConfig } from '../../redteam/guard.js';
+import type { RedteamSummary } from '../../redteam/summary.js';
 import { ATTACK_CATEGORIES, STRATEGIES, type AttackCase, type AttackCategory, type Goal, type Strategy } from '../../redteam/types.js';
 
 /** Campaigns and findings decide no principal (docs/caching.md); findings are written in the background while a campaign runs. */
@@ -188,6 +189,46 @@ export const findingCatches = (metadata: string): Catch[] =>
   decodeJsonColumn(FindingMetadataColumn, metadata, 'redteam_findings.metadata').caught_by ?? [];
 
 const ObjectColumn = Type.Record(Type.String(), Type.Unknown());
+
+/** The summary a completed campaign stored (./run/outcome.ts), with the numbers of its result beside it. */
+const SummaryColumn = Type.Object({
+  summary: Type.Optional(
+    Type.Object({
+      total_tests: Type.Number(),
+      passed: Type.Number(),
+      failed: Type.Number(),
+      errors: Type.Number(),
+      categories_tested: Type.Array(Type.String()),
+      vulnerabilities_found: Type.Boolean(),
+    }),
+  ),
+});
+// Fails to compile when the engine's summary gains a field this column does not decode.
+const summaryCovered: RedteamSummary extends NonNullable<Static<typeof SummaryColumn>['summary']> ? true : never = true;
+void summaryCovered;
+
+/** The suggested Dome configuration a completed campaign stored (src/redteam/guard.ts, SuggestedConfig). */
+const SuggestionColumn = Type.Object({
+  config_body: ObjectColumn,
+  added_guards: Type.Array(
+    Type.Object({ guard: Type.String(), direction: Type.Enum(['input', 'output']), methods: Type.Array(Type.String()), would_stop: Type.Number() }),
+  ),
+  would_stop: Type.Number(),
+  successful_attacks: Type.Number(),
+});
+
+/** A completed campaign's summary (null before it completed). */
+export const campaignSummary = (row: Pick<CampaignRow, 'summary'>): RedteamSummary | null =>
+  decodeNullableJsonColumn(SummaryColumn, row.summary, 'redteam_campaigns.summary')?.summary ?? null;
+
+/** The Dome configuration a completed campaign suggested (null: none). */
+export const campaignSuggestion = (row: Pick<CampaignRow, 'suggestion'>): SuggestedConfig | null =>
+  decodeNullableJsonColumn(SuggestionColumn, row.suggestion, 'redteam_campaigns.suggestion');
+
+/** A finding's metadata (probe, strategy, reason, what caught it…) and its conversation, decoded. */
+export const findingMetadata = (metadata: string): Record<string, unknown> => decodeJsonColumn(ObjectColumn, metadata, 'redteam_findings.metadata');
+export const findingConversation = (conversation: string): unknown[] =>
+  decodeJsonColumn(Type.Array(Type.Unknown()), conversation, 'redteam_findings.conversation');
 
 /** What a campaign's result shows of its stored settings and outcome, decoded. */
 export const campaignResultColumns = (row: CampaignRow) => ({

@@ -1,18 +1,17 @@
 /** A campaign's report content (src/evaluation/report/campaign-model.ts) from what it stored. */
 import type { Kysely } from 'kysely';
-import { fromJsonColumn } from '../../db/json-columns.js';
+import { decodeStringList } from '../../db/json-columns.js';
 import type { DB } from '../../db/schema.js';
 import type { CampaignReportModel } from '../../evaluation/report/campaign-model.js';
 import { formatTimestamp } from '../../evaluation/report/text.js';
 import { CATEGORY_DEFAULTS } from '../../redteam/probes/index.js';
-import type { SuggestedConfig } from '../../redteam/guard.js';
 import type { SuccessRate } from '../../redteam/summary.js';
 import type { ProbeCategory, Severity } from '../../redteam/types.js';
 import { WARDEN_VERSION } from '../../version.js';
 import { CATALOGUE_UPDATED_AT } from '../evaluations/results.service.js';
-import { teamName } from '../evaluations/evaluations.repo.js';
+import { teamName } from '../identity/identity.repo.js';
 import { findAgent } from '../agents/agents.repo.js';
-import { findingOutcomes, listSuccessfulAttacks, type CampaignRow } from './redteam.repo.js';
+import { campaignSuggestion, findingMetadata, findingOutcomes, listSuccessfulAttacks, type CampaignRow } from './redteam.repo.js';
 import { campaignNumbers, SOURCE_CODE } from './run/outcome.js';
 
 /** Successful attacks a report lists (the results API has them all). */
@@ -38,7 +37,7 @@ export async function buildCampaignReportModel(db: Kysely<DB>, campaign: Campaig
   const numbers = campaignNumbers(campaign, outcomes);
   const rates = numbers.attack_success_rate;
   const attacks = outcomes.filter((r) => r.category !== SOURCE_CODE);
-  const suggestion = fromJsonColumn<SuggestedConfig>(campaign.suggestion);
+  const suggestion = campaignSuggestion(campaign);
   const note =
     campaign.status === 'completed'
       ? null
@@ -59,8 +58,8 @@ export async function buildCampaignReportModel(db: Kysely<DB>, campaign: Campaig
     purpose: campaign.purpose,
     accessLevel: campaign.access_level,
     seed: campaign.seed,
-    categories: fromJsonColumn<string[]>(campaign.categories) ?? [],
-    strategies: fromJsonColumn<string[]>(campaign.strategies) ?? [],
+    categories: decodeStringList(campaign.categories, 'redteam_campaigns.categories') ?? [],
+    strategies: decodeStringList(campaign.strategies, 'redteam_campaigns.strategies') ?? [],
     throughDomeConfig: campaign.dome_config_id,
     note,
     totals: {
@@ -73,7 +72,7 @@ export async function buildCampaignReportModel(db: Kysely<DB>, campaign: Campaig
     byCategory: Object.entries(rates.by_category).map(([category, r]) => ({ category, rate: rate(r), severity: severityOf(category) })),
     byStrategy: Object.entries(rates.by_strategy).map(([strategy, r]) => ({ strategy, rate: rate(r) })),
     successes: successes.map((s) => {
-      const metadata = fromJsonColumn<Record<string, unknown>>(s.metadata) ?? {};
+      const metadata = findingMetadata(s.metadata);
       return {
         attackId: s.attack_id,
         category: s.category,

@@ -1,6 +1,10 @@
-import { fromJsonColumn as parse, toJsonColumn } from '../../db/json-columns.js';
+import { Type } from 'typebox';
+import { decodeJsonColumn, decodeNullableJsonColumn, decodeStringList, toJsonColumn } from '../../db/json-columns.js';
 import type { RuleRow } from './rules.repo.js';
-import type { PolicyRuleOut, RuleProvenanceValue } from './rules.schemas.js';
+import { RuleConsequence, RuleConstraint, RuleProvenance, type PolicyRuleOut, type RuleProvenanceValue } from './rules.schemas.js';
+
+/** The stored shapes, as the answer has them (a constraint of another shape is kept as an object). */
+const Constraints = Type.Array(Type.Union([RuleConstraint, Type.Object({}, { additionalProperties: true })]));
 
 export const json = toJsonColumn;
 
@@ -34,13 +38,13 @@ export function toRule(row: RuleRow): PolicyRuleOut {
     action: row.action,
     target: row.target,
     assignee: row.assignee,
-    constraints: parse(row.constraints) ?? [],
+    constraints: decodeJsonColumn(Constraints, row.constraints, 'policy_rules.constraints'),
     constraint_logic: row.constraint_logic,
-    consequence: parse(row.consequence) as PolicyRuleOut['consequence'],
+    consequence: decodeJsonColumn(RuleConsequence, row.consequence, 'policy_rules.consequence'),
     natural_language: row.natural_language,
-    provenance: normaliseProvenance(parse(row.provenance)),
+    provenance: normaliseProvenance(decodeNullableJsonColumn(RuleProvenance, row.provenance, 'policy_rules.provenance')),
     category: row.category as PolicyRuleOut['category'],
-    tags: parse(row.tags),
+    tags: decodeStringList(row.tags, 'policy_rules.tags'),
     status: row.status as PolicyRuleOut['status'],
     reviewed_by: row.reviewed_by,
     reviewed_at: row.reviewed_at,

@@ -119,3 +119,42 @@ export async function ruleReviewCounts(db: Kysely<DB>, policyId: string) {
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), notApproved: Number(row.pending) };
 }
+
+/** The team's approved rules, as the guard's `policy-sections` checks text against them (at most `limit`). */
+export const approvedRules = (db: Kysely<DB>, teamId: string, limit: number) =>
+  db
+    .selectFrom('policy_rules')
+    .select(['id', 'policy_id', 'rule_type', 'natural_language'])
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'approved')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+
+/** The approved rules of the team's `policyIds`, with their policy's name and category (a custom harness is built from them). */
+export const approvedRulesOfPolicies = (db: Kysely<DB>, teamId: string, policyIds: readonly string[]) =>
+  policyIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('policy_rules')
+        .innerJoin('policies', 'policies.id', 'policy_rules.policy_id')
+        .select([
+          'policy_rules.id',
+          'policy_rules.rule_id',
+          'policy_rules.policy_id',
+          'policies.name as policy_name',
+          'policies.category as policy_category',
+          'policy_rules.rule_type',
+          'policy_rules.action',
+          'policy_rules.target',
+          'policy_rules.natural_language',
+          'policy_rules.category',
+        ])
+        .where('policy_rules.policy_id', 'in', policyIds)
+        .where('policy_rules.team_id', '=', teamId)
+        .where('policy_rules.status', '=', 'approved')
+        .orderBy('policy_rules.policy_id')
+        .orderBy('policy_rules.created_at')
+        .orderBy('policy_rules.id')
+        .execute();

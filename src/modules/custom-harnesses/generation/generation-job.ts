@@ -4,7 +4,9 @@ import type { DB } from '../../../db/schema.js';
 import type { JobHandler } from '../../../jobs/types.js';
 import { findAgent } from '../../agents/agents.repo.js';
 import { findPreset } from '../../personas/personas.presets.js';
-import { deletePrompts, findHarness, insertPrompts, updateDraftOf, type CustomHarnessRow } from '../custom-harnesses.repo.js';
+import { teamPersonas } from '../../personas/personas.repo.js';
+import { approvedRulesOfPolicies } from '../../rules/rules.repo.js';
+import { deletePrompts, findHarness, insertPrompts, sourceIdsOf, updateDraftOf, type CustomHarnessRow } from '../custom-harnesses.repo.js';
 import { llmPrompts } from './llm.js';
 import { pillarOf, type GenerationSource, type SourcePersona } from './source.js';
 import { templatePrompts } from './templates.js';
@@ -23,18 +25,12 @@ export interface GenerationOptions {
   now: () => number;
 }
 
-const parseIds = (text: string): string[] => {
-  const value = JSON.parse(text) as unknown;
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-};
-
 /** The agent, personas and approved rules a harness is built from, read when its generation runs. */
 export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Promise<GenerationSource> {
   const agent = await findAgent(db, harness.agent_id);
   if (agent === undefined) throw new Error('The agent was deleted');
-  const personaIds = parseIds(harness.persona_ids);
-  const rows =
-    personaIds.length === 0 ? [] : await db.selectFrom('personas').selectAll().where('id', 'in', personaIds).where('team_id', '=', harness.team_id).execute();
+  const { personaIds, policyIds } = sourceIdsOf(harness);
+  const rows = await teamPersonas(db, harness.team_id, personaIds);
   const personas: SourcePersona[] = [];
   for (const id of personaIds) {
     const persona = rows.find((r) => r.id === id) ?? findPreset(id);
@@ -42,32 +38,7 @@ export async function loadSource(db: Kysely<DB>, harness: CustomHarnessRow): Pro
     const { name, role, role_description: roleDescription, intent, language } = persona;
     personas.push({ id, name, role, roleDescription, intent, language });
   }
-  const policyIds = parseIds(harness.policy_ids);
-  const rules =
-    policyIds.length === 0
-      ? []
-      : await db
-          .selectFrom('policy_rules')
-          .innerJoin('policies', 'policies.id', 'policy_rules.policy_id')
-          .select([
-            'policy_rules.id',
-            'policy_rules.rule_id',
-            'policy_rules.policy_id',
-            'policies.name as policy_name',
-            'policies.category as policy_category',
-            'policy_rules.rule_type',
-            'policy_rules.action',
-            'policy_rules.target',
-            'policy_rules.natural_language',
-            'policy_rules.category',
-          ])
-          .where('policy_rules.policy_id', 'in', policyIds)
-          .where('policy_rules.team_id', '=', harness.team_id)
-          .where('policy_rules.status', '=', 'approved')
-          .orderBy('policy_rules.policy_id')
-          .orderBy('policy_rules.created_at')
-          .orderBy('policy_rules.id')
-          .execute();
+  const rules = await approvedRulesOfPolicies(db, harness.team_id, policyIds);
   return {
     agentName: agent.agent_name,
     description: harness.system_prompt ?? agent.purpose ?? agent.agent_system_prompt,

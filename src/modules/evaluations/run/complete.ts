@@ -1,11 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { mergeEvidence, missingPillars, overallOfEvidence, VERDICT_NAME, verdictOf } from '../../../evaluation/evidence.js';
 import { formatDecimal } from '../../../evaluation/report/text.js';
 import { aggregate, PASS_THRESHOLD, type EvaluationScores } from '../../../evaluation/aggregate.js';
 import type { StoredHarnessScore } from '../evaluations.mapping.js';
 import type { JobContext } from '../../../jobs/types.js';
-import { findEvidence, saveEvidence, updateRunOf, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
+import { updateAgent } from '../../agents/agents.repo.js';
+import { commonestError, findEvidence, saveEvidence, updateRunOf, verdictRows, type EvaluationRow } from '../evaluations.repo.js';
 import { completedMessage } from './messages.js';
 import type { HarnessInfo, Plan } from './plan.js';
 
@@ -17,21 +18,6 @@ export const TESTED_BY = 'diamond';
  * (0.69996 is "0.6999", never "0.7000" beside a FAIL), so the agent and its report show one number.
  */
 export const testScoreOf = (overall: number) => formatDecimal(overall);
-
-/** The most frequent agent error of a run (the reason given when no prompt could be scored). */
-async function commonestError(db: Kysely<DB>, evaluationId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('evaluation_results')
-    .select(['error', sql<number>`count(*)`.as('n')])
-    .where('evaluation_id', '=', evaluationId)
-    .where('error', 'is not', null)
-    .groupBy('error')
-    .orderBy('n', 'desc')
-    .orderBy('error')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.error ?? undefined;
-}
 
 /**
  * pillar_details as the summaries answer it: every level's score, n and interval, and the
@@ -124,7 +110,7 @@ export async function completeRun(
     });
     if (!changed) return false;
     // The agent's row first: on PostgreSQL this locks it, so two runs of one agent ending together merge their evidence one after the other.
-    await trx.updateTable('agents').set({ last_tested_by: TESTED_BY, last_evaluated_at: at, updated_at: at }).where('id', '=', evaluation.agent_id).execute();
+    await updateAgent(trx, evaluation.agent_id, { last_tested_by: TESTED_BY, last_evaluated_at: at, updated_at: at });
     const evidence = mergeEvidence(await findEvidence(trx, evaluation.agent_id), {
       evaluationId: evaluation.id,
       at,
@@ -133,15 +119,11 @@ export async function completeRun(
     });
     await saveEvidence(trx, evaluation.agent_id, evidence);
     const overall = overallOfEvidence(evidence);
-    await trx
-      .updateTable('agents')
-      .set({
-        // The mean of each pillar's latest measurement (docs/evaluations.md, "The agent's evidence"): a narrower run hides no wider one.
-        test_score: overall === null ? null : testScoreOf(overall.score),
-        evaluated_harnesses: JSON.stringify(evidence.length === 0 ? evaluatedHarnesses : [...new Set(evidence.flatMap((e) => e.harnesses))]),
-      })
-      .where('id', '=', evaluation.agent_id)
-      .execute();
+    await updateAgent(trx, evaluation.agent_id, {
+      // The mean of each pillar's latest measurement (docs/evaluations.md, "The agent's evidence"): a narrower run hides no wider one.
+      test_score: overall === null ? null : testScoreOf(overall.score),
+      evaluated_harnesses: JSON.stringify(evidence.length === 0 ? evaluatedHarnesses : [...new Set(evidence.flatMap((e) => e.harnesses))]),
+    });
     return true;
   });
 }

@@ -4,7 +4,7 @@ import { agentTarget } from '../../../connector/target.js';
 import type { AgentConnector, AgentTarget } from '../../../connector/types.js';
 import { openAgentKey } from '../../../crypto/keys.js';
 import type { DB } from '../../../db/schema.js';
-import { scorePairs, unreachableVerdict } from '../../../evaluation/scoring.js';
+import { scorePairs, scorePrompt, unreachableVerdict } from '../../../evaluation/scoring.js';
 import type { PromptVerdict, ScoringContext } from '../../../evaluation/types.js';
 import { deadAgentWatch } from '../../../jobs/dead-agent.js';
 import { MAX_RETRY_AFTER_IN_SLOT_MS } from '../../../jobs/dispatch.js';
@@ -18,7 +18,7 @@ import { converse, type ConversationResult } from './converse.js';
 import { cancelledMessage, failedMessage, PLANNING_MESSAGE, progressMessage } from './messages.js';
 import { buildPlan, unitsOf, type PlannedPrompt, type Unit } from './plan.js';
 import { createResultBatches, type ResultBatches } from './result-batches.js';
-import { judgeAnswer, scoringContext } from './scoring-context.js';
+import { scoringContext } from './scoring-context.js';
 import { Type } from 'typebox';
 
 export const EVALUATION_JOB = 'evaluation';
@@ -220,7 +220,7 @@ export function createEvaluationJob(options: EvaluationRunOptions): JobHandler<E
 /** A scoring failure (a detector throwing) is an error verdict for that prompt, not the end of the run. */
 async function safeVerdict(prompt: PlannedPrompt, answer: string, context: ScoringContext): Promise<PromptVerdict> {
   try {
-    return await judgeAnswer(prompt, answer, context);
+    return await scorePrompt(prompt, answer, context);
   } catch (error) {
     return { passed: null, scores: {}, reason: `The answer could not be scored: ${error instanceof Error ? error.message : String(error)}` };
   }

@@ -8,10 +8,11 @@ import type { JobContext, JobHandler } from '../../../jobs/types.js';
 import { configuredModel } from '../../../llm/client.js';
 import { CANDIDATE_GUARDS, candidateConfig, guardedExchange, type GuardScanner } from '../../../redteam/guard.js';
 import { judge } from '../../../redteam/judge.js';
-import { crescendoSteer, refineVerdict } from '../../../redteam/llm.js';
+import { crescendoSteer } from '../../../redteam/llm.js';
 import { planAttacks } from '../../../redteam/plan.js';
 import type { AttackRunner } from '../../../redteam/run-attack.js';
 import { MAX_STATIC_FINDINGS } from '../../../redteam/static-analysis.js';
+import { modelJudge } from '../../../verdict/index.js';
 import type { AttackCase, SendTurns } from '../../../redteam/types.js';
 import { createGuardContexts } from '../../dome/guard-context.js';
 import { configBodyOf, findConfig } from '../../dome/dome.repo.js';
@@ -136,10 +137,9 @@ export function createCampaignJob(options: CampaignRunOptions): JobHandler<Campa
     };
     const runner: AttackRunner = {
       exchange: guardedExchange(send, guard?.scan),
-      judge: async (goal, answer, { prompt, signal: judgeSignal, toolCalls }) => {
-        const verdict = await judge(goal, { text: answer, toolCalls }, judgeContext, prompt);
-        return llm ? refineVerdict(llm, { goal, prompt, answer, verdict, signal: judgeSignal }) : verdict;
-      },
+      // Where the check can only guess, the model judges as it judges an evaluation's prompts (the verdict engine's model-judge).
+      judge: (goal, answer, { prompt, signal: judgeSignal, toolCalls }) =>
+        judge(goal, { text: answer, toolCalls }, { ...judgeContext, judge: modelJudge(llm, judgeSignal) }, prompt),
       steer: llm ? crescendoSteer(llm) : undefined,
       bestOfN: settings.best_of_n,
       crescendoTurns: settings.crescendo_turns,

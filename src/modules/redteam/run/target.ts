@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { agentTarget, sameKeyOrigin, urlTarget, type AgentProtocol, type AgentTarget } from '../../../connector/index.js';
 import { openAgentKey } from '../../../crypto/keys.js';
-import { fromJsonColumn } from '../../../db/json-columns.js';
+import { decodeJsonValue } from '../../../db/json-columns.js';
 import type { AgentsTable, DB } from '../../../db/schema.js';
 import { NO_KNOWLEDGE, type AgentKnowledge } from '../../../redteam/types.js';
 import type { CampaignOptions } from '../options.js';
@@ -20,10 +20,10 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 
 /** What Warden knows of the agent (grey box): its prompt, tools and skills, MCP servers, delegated agents. */
 export function knowledgeOf(agent: Pick<AgentsTable, 'agent_system_prompt' | 'capabilities' | 'skills' | 'mcp_config' | 'delegated_agents'>): AgentKnowledge {
-  const capabilities = fromJsonColumn<unknown>(agent.capabilities);
-  const skills = fromJsonColumn<unknown>(agent.skills);
-  const mcp = fromJsonColumn<unknown>(agent.mcp_config);
-  const delegated = fromJsonColumn<unknown>(agent.delegated_agents);
+  const capabilities = decodeJsonValue(agent.capabilities, 'agents.capabilities');
+  const skills = decodeJsonValue(agent.skills, 'agents.skills');
+  const mcp = decodeJsonValue(agent.mcp_config, 'agents.mcp_config');
+  const delegated = decodeJsonValue(agent.delegated_agents, 'agents.delegated_agents');
   const tools = strings(isObject(capabilities) ? capabilities.tools : undefined).map((name) => ({ name, description: null as string | null }));
   for (const skill of Array.isArray(skills) ? skills : []) {
     if (!isObject(skill) || typeof skill.name !== 'string') continue;
@@ -72,7 +72,7 @@ export async function campaignTarget(
   const agentKey = campaignKey ?? openAgentKey(agentSecrets, agent.api_key_enc);
   const target = agentTarget(agent, agentKey);
   if (campaign.agent_model_name !== null) target.modelName = campaign.agent_model_name;
-  const stored = campaign.access_level === 'white_box' ? fromJsonColumn<unknown>(agent.white_box_config) : null;
+  const stored = campaign.access_level === 'white_box' ? decodeJsonValue(agent.white_box_config, 'agents.white_box_config') : null;
   const whiteBox = isObject(stored) ? stored : null;
   const code = typeof whiteBox?.source_code === 'string' && whiteBox.source_code.trim() !== '' ? whiteBox.source_code : null;
   return {
