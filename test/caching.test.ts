@@ -137,6 +137,27 @@ describe(`authentication between requests (${TEST_ENGINE})`, () => {
     expect((await me(token)).statusCode).toBe(401);
   });
 
+  it('refuses an API key the moment it expires or is revoked, although its principal was kept, and records its last use', async () => {
+    const owner = await login(t.app, world.teamA.member.email, world.teamA.member.password);
+    const create = (name: string, expiresAt?: number) =>
+      t.app.inject({ method: 'POST', url: '/v1/api-keys/', headers: bearer(owner), payload: { name, ...(expiresAt ? { expires_at: expiresAt } : {}) } });
+    const expiring = (await create('expiring', t.clock.current + 30)).json() as { id: string; key: string };
+    const revoked = (await create('revoked')).json() as { id: string; key: string };
+    for (const key of [expiring, revoked]) {
+      expect((await me(key.key)).statusCode).toBe(200);
+      expect((await me(key.key)).statusCode).toBe(200);
+    }
+    const listed = await t.app.inject({ method: 'GET', url: '/v1/api-keys/', headers: bearer(owner) });
+    const keys = listed.json().results as Array<{ id: string; last_used_at: number | null }>;
+    expect(keys.find((k) => k.id === revoked.id)?.last_used_at).toBe(t.clock.current);
+    expect((await t.app.inject({ method: 'DELETE', url: `/v1/api-keys/${revoked.id}`, headers: bearer(owner) })).statusCode).toBeLessThan(300);
+    expect((await me(revoked.key)).statusCode).toBe(401);
+    t.clock.advance(29);
+    expect((await me(expiring.key)).statusCode).toBe(200);
+    t.clock.advance(1);
+    expect((await me(expiring.key)).statusCode).toBe(401);
+  });
+
   it('sees a new membership on the next request', async () => {
     const member = world.teamB.member;
     const token = await login(t.app, member.email, member.password);

@@ -91,9 +91,11 @@ function expiryOf(token: string): number | undefined {
  * database's identity version is unchanged (every logout, revocation, password change,
  * disabled account or membership change is a commit to an identity table, which changes it;
  * so does any commit by another process), the token has not expired by
- * the app's clock, and for at most a minute. API keys are always checked in full (their
- * last use is recorded), and so is everything on PostgreSQL, where other processes commit
- * without changing this process's version.
+ * the app's clock, and for at most a minute. An API key's principal is kept the same way, until
+ * the key expires and for at most a minute: its full check records its last use (at most once a
+ * minute, a write to an identity table, which moves the version), so gateway calls with a key
+ * cost no database read in between. Everything is checked in full on PostgreSQL, where other
+ * processes commit without changing this process's version.
  */
 function cachedAuthentication(auth: Pick<AuthService, 'authenticate'>, options: PrincipalCacheOptions) {
   const { versions } = options;
@@ -115,7 +117,7 @@ function cachedAuthentication(auth: Pick<AuthService, 'authenticate'>, options: 
       const principal = await auth.authenticate(token);
       if (version === undefined) return principal;
       const at = now();
-      const expiry = principal.credential.kind === 'session' ? expiryOf(token) : undefined;
+      const expiry = principal.credential.kind === 'session' ? expiryOf(token) : (principal.credential.expiresAt ?? Number.POSITIVE_INFINITY);
       if (expiry !== undefined) {
         entries.set(token, { version, until: Math.min(expiry, at + PRINCIPAL_CACHE_SECONDS), principal });
         if (entries.size > PRINCIPAL_CACHE_ENTRIES) entries.delete(entries.keys().next().value as string);

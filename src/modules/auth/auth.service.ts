@@ -75,7 +75,7 @@ export function createAuthService(deps: AuthDeps) {
     if (row.last_used_at === null || at - row.last_used_at >= KEY_TOUCH_INTERVAL_SECONDS) await repo.touchApiKey(db, row.id, at);
     const limited = repo.apiKeyPermissions(row);
     const permissions = limited === null ? null : new Set(limited);
-    return loadPrincipal(row, { kind: 'api_key', id: row.id }, permissions);
+    return loadPrincipal(row, { kind: 'api_key', id: row.id, expiresAt: row.expires_at }, permissions);
   }
 
   async function authenticateToken(token: string): Promise<Principal> {

@@ -48,7 +48,8 @@ export interface Principal {
   userId: string;
   email: string;
   isSuperAdmin: boolean;
-  credential: { kind: 'session' | 'api_key'; id: string };
+  /** `expiresAt`: an API key's expiry (epoch seconds), when it has one. */
+  credential: { kind: 'session' | 'api_key'; id: string; expiresAt?: number | null };
   /** The API key's permission list; null when the credential is not limited. */
   keyPermissions: ReadonlySet<string> | null;
   /** team id → role */
