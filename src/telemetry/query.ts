@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import { Type } from 'typebox';
 import type { Dialect } from '../db/database.js';
+import { decodeJsonColumn } from '../db/json-columns.js';
 import type { DB } from '../db/schema.js';
 import { logMatcher, parseLogQuery, QueryLanguageError } from './logql.js';
 import { parseTraceQuery, type TraceCondition } from './traceql.js';
@@ -42,9 +44,22 @@ function pointQuery(db: Kysely<DB>, teamId: string, name: string, window: Window
   return query;
 }
 
+/** Stored labels and attributes: what Warden writes (strings) and what OTLP carries (numbers, booleans). */
+const Attributes = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]));
+const Samples = Type.Array(Type.Number());
+const Buckets = Type.Object({ bounds: Type.Array(Type.Number()), counts: Type.Array(Type.Number()) });
+const SummaryQuantiles = Type.Object({ quantiles: Type.Array(Type.Number()), values: Type.Array(Type.Number()) });
+
+/** Labels as the filters and matchers compare them: every value as text. */
+function labelsOf(text: string, column: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [key, value] of Object.entries(decodeJsonColumn(Attributes, text, column))) labels[key] = String(value);
+  return labels;
+}
+
 const labelsMatch = (labels: string, other: PointFilters['other']) => {
   if (other === undefined || Object.keys(other).length === 0) return true;
-  const parsed = JSON.parse(labels) as Record<string, string>;
+  const parsed = labelsOf(labels, 'telemetry_points.labels');
   return Object.entries(other).every(([key, value]) => parsed[key] === value);
 };
 const hasOther = (filters: PointFilters) => filters.other !== undefined && Object.keys(filters.other).length > 0;
@@ -247,10 +262,10 @@ export async function latencyPercentiles(
     const index = Math.floor((Number(row.at_ms) - window.fromMs) / stepMs);
     const step = steps.get(index) ?? { points: [] as Array<[number, number]>, summaries: new Map<string, Quantiles>() };
     steps.set(index, step);
-    if (row.kind === 'samples') for (const value of JSON.parse(row.data) as number[]) step.points.push([value, 1]);
-    else if (row.kind === 'histogram') step.points.push(...bucketPoints(JSON.parse(row.data) as { bounds: number[]; counts: number[] }));
+    if (row.kind === 'samples') for (const value of decodeJsonColumn(Samples, row.data, 'telemetry_points.data')) step.points.push([value, 1]);
+    else if (row.kind === 'histogram') step.points.push(...bucketPoints(decodeJsonColumn(Buckets, row.data, 'telemetry_points.data')));
     // Rows come oldest first: a series' latest summary stays.
-    else step.summaries.set(row.labels, JSON.parse(row.data) as Quantiles);
+    else step.summaries.set(row.labels, decodeJsonColumn(SummaryQuantiles, row.data, 'telemetry_points.data'));
   }
   const ordered = [...steps.entries()].sort(([a], [b]) => a - b);
   for (const [, step] of ordered) step.points.sort(([a], [b]) => a - b);
@@ -305,7 +320,7 @@ export async function queryLogs(
       order).limit(LOG_PAGE).offset(cursor?.skip ?? 0).execute();
     for (const row of rows) {
       scanned++;
-      const labels = JSON.parse(row.labels) as Record<string, string>;
+      const labels = labelsOf(row.labels, 'telemetry_logs.labels');
       if (!matcher.labels(labels) || !matcher.line(row.body)) continue;
       if (found === limit) {
         next = Number(row.time_ns);
@@ -451,6 +466,6 @@ export async function traceSpans(db: Kysely<DB>, teamId: string, traceId: string
     status: r.status,
     statusMessage: r.status_message,
     serviceName: r.service_name,
-    attributes: JSON.parse(r.attributes) as Record<string, string | number | boolean>,
+    attributes: decodeJsonColumn(Attributes, r.attributes, 'telemetry_spans.attributes'),
   }));
 }
