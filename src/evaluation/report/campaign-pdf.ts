@@ -44,14 +44,11 @@ export function renderCampaignPdf(input: CampaignReportModel): Promise<Buffer> {
     successes(w, model);
     coverageSection(w, campaignCoverage(model), 'Categories');
     provenanceSection(w, campaignProvenanceRows(model), 'The findings this report was built from are those GET /v1/campaigns/{id}/results answers.');
-    if (w.replaced > 0) {
+    const replaced = w.replacedNote();
+    if (replaced !== null) {
       w.y += 8;
-      w.paragraph(
-        'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report ' +
-          '(such as Hebrew, Thai or emoji): ' +
-          'they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
-        { size: 8, color: C.muted },
-      );
+      w.ensure(w.heightOf(replaced, 8, WIDTH));
+      w.paragraph(replaced, { size: 8, color: C.muted });
     }
     pageFooters(w, 'campaign', model.campaignId);
   });

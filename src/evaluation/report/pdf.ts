@@ -1,8 +1,8 @@
 /**
  * The evaluation report as an A4 PDF: the HTML report's content, with vector charts drawn by
  * PDFKit and text in embedded Noto fonts chosen per run of text (fonts.ts: Latin, Greek,
- * Cyrillic, Arabic, Devanagari, Japanese/CJK; nothing fetched). A character none of them holds
- * becomes a visible `[?×n]` marker, explained at the end of the report.
+ * Cyrillic, Arabic, Hebrew, Thai, Devanagari, Chinese, Japanese, Korean; nothing fetched). A
+ * character none of them holds becomes a visible `[?×n]` marker, named at the end of the report.
  */
 import type { EvaluationReportModel } from '../types.js';
 import {
@@ -232,12 +232,8 @@ function reading(w: Writer, model: EvaluationReportModel): void {
       'Shown percentages are truncated, not rounded, so a score just under the threshold never reads as reaching it.',
     'Times are UTC (ISO 8601).',
   ];
-  if (w.replaced > 0) {
-    bullets.push(
-      'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report (such as ' +
-        'Hebrew, Thai or emoji): they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
-    );
-  }
+  const replaced = w.replacedNote();
+  if (replaced !== null) bullets.push(replaced);
   for (const bullet of bullets) {
     w.ensure(w.heightOf(bullet, 8.5, WIDTH - 12) + 4);
     label(w, '•', LEFT + 2, w.y, { size: 8.5 });
