@@ -37,6 +37,13 @@ export const REPORT_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * The header the routes serving a report's HTML send: the page's own policy and no framing,
+ * which a header can say and a `<meta>` tag cannot (so the saved copy's policy is the same, less
+ * that directive).
+ */
+export const REPORT_HEADER_CSP = `${REPORT_CSP}; frame-ancestors 'none'`;
+
 export const HTML_FAILURE_LIMITS = { promptChars: 700, responseChars: 900, maxLines: 16, reasonChars: 400 };
 
 export function renderEvaluationHtml(input: EvaluationReportModel): string {
