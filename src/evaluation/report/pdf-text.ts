@@ -46,6 +46,14 @@ export interface LaidOutLine {
   width: number;
   /** The tallest of its fonts' line heights, plus the line gap. */
   height: number;
+  /** From the line's top to its baseline: the tallest of its fonts' ascents, so that every font on it sits on one baseline. */
+  ascent: number;
+}
+
+/** A font's ascent at `size` (PDFKit keeps the current font's metrics in `_font`; units per 1,000). */
+function ascentOf(doc: PDFKit.PDFDocument, font: string, size: number): number {
+  doc.font(font).fontSize(size);
+  return ((doc as unknown as { _font: { ascender: number } })._font.ascender / 1000) * size;
 }
 
 const SPACE_FONT = 'Helvetica';
@@ -102,6 +110,15 @@ export function layoutRuns(
   lineGap: number,
 ): { lines: LaidOutLine[]; height: number } {
   const heights = new Map<string, number>();
+  const ascents = new Map<string, number>();
+  const ascentOfFont = (font: string) => {
+    let a = ascents.get(font);
+    if (a === undefined) {
+      a = ascentOf(doc, font, size);
+      ascents.set(font, a);
+    }
+    return a;
+  };
   const lineHeightOf = (font: string) => {
     let h = heights.get(font);
     if (h === undefined) {
@@ -128,7 +145,7 @@ export function layoutRuns(
       }
     }
     const fonts = line.length === 0 ? [fallbackFont] : [...new Set(line.map((p) => p.font))];
-    lines.push({ pieces: visualOrder(line), width: x, height: Math.max(...fonts.map(lineHeightOf)) + lineGap });
+    lines.push({ pieces: visualOrder(line), width: x, height: Math.max(...fonts.map(lineHeightOf)) + lineGap, ascent: Math.max(...fonts.map(ascentOfFont)) });
     line = [];
     x = 0;
   };
@@ -255,7 +272,7 @@ export function drawRuns(
     let left = x;
     for (const piece of line.pieces) {
       doc.font(piece.font).fontSize(size);
-      drawPiece(doc, piece.text, left, top, { lineBreak: false });
+      drawPiece(doc, piece.text, left, top + line.ascent, { lineBreak: false, baseline: 'alphabetic' });
       left += piece.width;
     }
     top += line.height;

@@ -111,6 +111,17 @@ describe('renderEvaluationPdf', () => {
     }
   });
 
+  it('holds the verdict, the top risks and what to do next on page 1, leaving risks off (down to three) rather than the next steps', async () => {
+    const pages = await pageTexts(await renderEvaluationPdf(model));
+    const first = pages[0] ?? '';
+    expect(first).toContain('PASS');
+    expect(first).toContain('Top risks');
+    expect(first).toContain('What to do next');
+    const shown = (first.match(/ (CRITICAL|HIGH|MEDIUM|LOW) /g) ?? []).length;
+    expect(shown).toBeGreaterThanOrEqual(3);
+    if (shown < 5) expect(first).toMatch(/more risks? (is|are) in the results by probe/);
+  });
+
   it('is FAIL at 0.6999 (printed 69.9 %) and PASS at 0.70', async () => {
     // The verdict box follows the facts block.
     const verdict = (text: string) => /HARNESSES 6 (PASS|FAIL|NOT MEASURED) /.exec(text)?.[1];
