@@ -132,6 +132,8 @@ export function layoutRuns(
   let line: Piece[] = [];
   let x = 0;
   const fallbackFont = runs[0]?.font ?? 'Helvetica';
+  /** At the start of a line of the text itself: the first line, or after a newline. */
+  let hardStart = true;
   const push = () => {
     const last = line[line.length - 1];
     if (last !== undefined && last.font === SPACE_FONT && / +$/.test(last.text)) {
@@ -167,13 +169,18 @@ export function layoutRuns(
       const token = match[0];
       if (token === '\n') {
         push();
+        hardStart = true;
         continue;
       }
       if (/^[ \t]+$/.test(token)) {
-        // A space in the standard font: not every subset of the embedded fonts holds one.
-        if (line.length > 0) add(SPACE_FONT, ' ', measure(SPACE_FONT, ' '));
+        // A space in the standard font: not every subset of the embedded fonts holds one. At the
+        // start of a line of the text (not of a wrapped one) the spaces are kept: they indent
+        // (a JSON configuration, a quoted list), as written.
+        const spaces = line.length === 0 && hardStart ? ' '.repeat(token.length) : line.length > 0 ? ' ' : '';
+        if (spaces !== '') add(SPACE_FONT, spaces, measure(SPACE_FONT, spaces));
         continue;
       }
+      hardStart = false;
       const w = measure(run.font, token);
       if (x + w <= width || (line.length === 0 && w <= width)) {
         add(run.font, token, w);
