@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
-import { layoutRuns, pdfRuns, registerFonts, visualOrder } from './pdf-text.js';
+import { drawRuns, layoutRuns, pdfRuns, registerFonts, visualOrder } from './pdf-text.js';
 
 const lineTexts = (text: string, width = 400) => {
   const doc = new PDFDocument({ size: 'A4' });
@@ -19,5 +20,17 @@ describe('the PDF line layout', () => {
   it('draws a sequence of right-to-left words right to left inside a left-to-right line', () => {
     const pieces = ['Please', ' ', 'התעלם', ' ', 'מההוראות', ' ', 'now'].map((text) => ({ text }));
     expect(visualOrder(pieces).map((p) => p.text)).toEqual(['Please', ' ', 'מההוראות', ' ', 'התעלם', ' ', 'now']);
+  });
+
+  it('puts right-to-left words right to left in a one-line label too (pdftotext reads them in order)', async () => {
+    const doc = new PDFDocument({ size: 'A4' });
+    registerFonts(doc);
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+    drawRuns(doc, pdfRuns('Harness בוט תמיכה ok', 'regular').runs, 50, 50, 10, { lineBreak: false });
+    doc.end();
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: await done }).toString('utf8');
+    expect(text).toContain('בוט תמיכה');
   });
 });

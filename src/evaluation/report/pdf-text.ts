@@ -266,7 +266,7 @@ export function drawRuns(
   if (runs.length === 0) return 0;
   if (options.lineBreak === false) {
     let left = x;
-    for (const run of runs) {
+    for (const run of visualOrder(runs)) {
       doc.font(run.font).fontSize(size);
       drawPiece(doc, run.text, left, y, { lineBreak: false, baseline: options.baseline ?? 'top' });
       left += doc.widthOfString(run.text);
