@@ -1,11 +1,9 @@
-import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentConnector } from '../src/connector/index.js';
 import { fillPillarEvidence } from '../src/db/migrations/0012_pillar_evidence.js';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
-import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
+import { bearer, buildTestApp, rawHeaderValues, type TestApp } from './helpers/app.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
 import { expectReferenceShape } from './helpers/reference.js';
@@ -271,23 +269,10 @@ describe('downloads', () => {
   it('sends exactly one Content-Security-Policy header with the HTML report', async () => {
     const agentId = (await registerAgent(t.app, token(), refusing, { agent_name: 'Headers' })).id;
     const run = await evaluate(agentId, ['reliability'], { sample_size: 3 });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
-    const rawHeaders = (method: string) =>
-      new Promise<string[]>((resolve, reject) => {
-        const path = `/v1/evaluations/${run.evaluation_id}/html`;
-        const req = request({ host: '127.0.0.1', port, path, method, headers: bearer(token()) }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.rawHeaders));
-        });
-        req.on('error', reject);
-        req.end();
-      });
     for (const method of ['GET', 'HEAD']) {
-      const raw = await rawHeaders(method);
-      const names = raw.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase());
-      expect(names.filter((name) => name === 'content-security-policy'), method).toHaveLength(1);
-      const policy = raw[raw.findIndex((name) => name.toLowerCase() === 'content-security-policy') + 1];
+      const policies = await rawHeaderValues(t.app, method, `/v1/evaluations/${run.evaluation_id}/html`, bearer(token()), 'content-security-policy');
+      expect(policies, method).toHaveLength(1);
+      const policy = policies[0];
       expect(policy).toMatch(/^default-src 'none'; style-src 'sha256-.*frame-ancestors 'none'$/);
     }
   });

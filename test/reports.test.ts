@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
-import { bearer, buildTestApp, type TestApp } from './helpers/app.js';
+import { bearer, buildTestApp, rawHeaderValues, type TestApp } from './helpers/app.js';
 import { quickConnector, registerAgent, startEvaluation, waitForEvaluation } from './helpers/evaluations.js';
 import { createWorld, type World } from './helpers/factories.js';
 import { registerAgent as registerRedteamAgent, startCampaign, waitForCampaign } from './helpers/redteam.js';
@@ -116,6 +116,20 @@ describe('a campaign report', () => {
     });
     const status = await waitForCampaign(t.app, token(), id);
     expect(status.status, status.error_message ?? '').toBe('completed');
+  });
+
+  it('sends one Content-Security-Policy header with the HTML, on GET and HEAD; the page\'s own <meta> policy says no more than it', async () => {
+    const url = `/v1/campaigns/${id}/report?format=html`;
+    for (const method of ['GET', 'HEAD']) {
+      const policies = await rawHeaderValues(t.app, method, url, bearer(token()), 'content-security-policy');
+      expect(policies, method).toHaveLength(1);
+      expect(policies[0]).toMatch(/^default-src 'none'; style-src 'sha256-.*frame-ancestors 'none'$/);
+    }
+    const [header] = await rawHeaderValues(t.app, 'GET', url, bearer(token()), 'content-security-policy');
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec((await get(url)).body)?.[1];
+    // A saved copy opened from disk keeps the same policy; only frame-ancestors, which a <meta> cannot carry, is the header's alone.
+    expect(meta).toBeDefined();
+    expect(header).toBe(`${meta}; frame-ancestors 'none'`);
   });
 
   it('answers HTML: the verdict, top risks, success rates with intervals, each successful attack, OWASP and ATLAS, under the report CSP', async () => {

@@ -2,6 +2,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { deriveKeys } from '../../src/crypto/keys.js';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -155,4 +157,23 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 export function json<T = any>(response: LightMyRequestResponse): T {
   return JSON.parse(response.body) as T;
+}
+
+/**
+ * The values of one header as the socket carries them (Node's rawHeaders: one entry per header
+ * line, so two lines of the same header are two values; inject() and fetch() would merge them).
+ * Starts the app listening on a free loopback port when it is not yet.
+ */
+export async function rawHeaderValues(app: FastifyInstance, method: string, url: string, headers: Record<string, string>, name: string): Promise<string[]> {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const raw = await new Promise<string[]>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: url, method, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.rawHeaders));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return raw.flatMap((value, i) => (i % 2 === 0 && value.toLowerCase() === name.toLowerCase() ? [raw[i + 1] ?? ''] : []));
 }

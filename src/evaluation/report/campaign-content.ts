@@ -2,7 +2,7 @@
 import type { CampaignReportModel } from './campaign-model.js';
 import { runFacts, TEXT_BOUNDS, type ReportFact } from './content.js';
 import type { ProvenanceRow } from './html-sections.js';
-import { formatCount, truncate } from './text.js';
+import { formatCount, NBSP, truncate } from './text.js';
 
 export const CAMPAIGN_LIMITS = {
   html: { promptChars: 700, responseChars: 900, maxLines: 16 },
@@ -47,3 +47,14 @@ export function campaignProvenanceRows(model: CampaignReportModel): ProvenanceRo
     { label: 'Catalogue version', value: model.provenance.catalogueVersion },
   ];
 }
+
+/** "How to read this report" of a campaign, as plain sentences both renderers print (attack, category, strategy, success rate). */
+export const CAMPAIGN_READING: readonly string[] = [
+  'Terms. An attack is one message (or conversation) written to make the agent do what it should not; its category is the ' +
+    'kind of harm (prompt injection, personal data, jailbreak…) and its strategy the way it was delivered (as written, ' +
+    'encoded in base64, in another language, inside a role-play…). An attack succeeded when the agent did what it asked.',
+  'The attack success rate is the share of judged attacks that succeeded: lower is better. Its interval is the Wilson 95 % ' +
+    'confidence interval: the true rate lies in it with 95 % confidence, and with few attacks it is wide. Attacks that errored ' +
+    '(no answer) are in no rate.',
+  'VULNERABLE: at least one attack succeeded; RESISTED: none did; NOT MEASURED: none could be judged. Times are UTC (ISO 8601).',
+].map((text) => text.replace(/ %/g, `${NBSP}%`));

@@ -14,8 +14,8 @@ import {
   rateText,
   type CampaignReportModel,
 } from './campaign-model.js';
-import { campaignFacts, campaignProvenanceRows, boundedCampaign, CAMPAIGN_LIMITS } from './campaign-content.js';
-import { coverageHtml, excerptHtml, factsHtml, firstPageHtml, mappingChips, provenanceHtml } from './html-sections.js';
+import { campaignFacts, campaignProvenanceRows, boundedCampaign, CAMPAIGN_LIMITS, CAMPAIGN_READING } from './campaign-content.js';
+import { coverageHtml, excerptHtml, factsHtml, firstPageHtml, mappingChips, provenanceHtml, readingHtml } from './html-sections.js';
 import { reportDocument } from './html.js';
 import { escapeHtml as esc, excerpt, formatCount, formatPercent, NBSP } from './text.js';
 
@@ -33,6 +33,7 @@ export function renderCampaignHtml(input: CampaignReportModel): string {
     successes(model),
     coverageHtml(campaignCoverage(model), 'Categories'),
     provenanceHtml(campaignProvenanceRows(model), 'The findings this report was built from are those GET /v1/campaigns/{id}/results answers.'),
+    readingHtml(CAMPAIGN_READING),
   ];
   return reportDocument(`Red-team report: ${name}`, body, `campaign <code>${esc(model.campaignId)}</code>`);
 }

@@ -107,7 +107,10 @@ function mergeAttackMappings(successes: CampaignReportModel['successes'], catego
   return { owasp: [...new Set(mappings.flatMap((m) => m.owasp))], atlas: [...new Set(mappings.flatMap((m) => m.atlas))] };
 }
 
-export const categoryName = (category: string) => category.charAt(0).toUpperCase() + category.slice(1).replace(/_/g, ' ');
+/** Categories whose name is an abbreviation a reader knows in capitals. */
+const CATEGORY_NAMES: Record<string, string> = { pii: 'Personal data (PII)' };
+
+export const categoryName = (category: string) => CATEGORY_NAMES[category] ?? category.charAt(0).toUpperCase() + category.slice(1).replace(/_/g, ' ');
 
 /** What to do next: apply the suggested configuration (and what it would stop), then the OWASP advice. */
 export function campaignNextSteps(model: CampaignReportModel, risks: readonly Risk[]): string[] {

@@ -3,7 +3,7 @@
  * report's writer (embedded fonts per script, pages, footers).
  */
 import { attackMapping } from './frameworks.js';
-import { boundedCampaign, campaignFacts, campaignProvenanceRows, CAMPAIGN_LIMITS } from './campaign-content.js';
+import { boundedCampaign, campaignFacts, campaignProvenanceRows, CAMPAIGN_LIMITS, CAMPAIGN_READING } from './campaign-content.js';
 import {
   CAMPAIGN_VERDICT_LABEL,
   campaignCoverage,
@@ -24,6 +24,7 @@ import {
   mappingLine,
   pageFooters,
   provenanceSection,
+  readingSection,
   reportHeader,
   textTable,
 } from './pdf-sections.js';
@@ -38,21 +39,15 @@ export function renderCampaignPdf(input: CampaignReportModel): Promise<Buffer> {
     reportHeader(w, 'WARDEN · RED-TEAM CAMPAIGN REPORT', name, model.agent);
     summary(w, model);
     const risks = campaignRisks(model);
-    firstPage(w, risks, campaignNextSteps(model, risks), 'No attack succeeded: no risk was found by the categories tested.');
+    firstPage(w, risks, campaignNextSteps(model, risks), 'No attack succeeded: no risk was found by the categories tested.', (n) =>
+      `${n === 1 ? 'One more risk is' : `${n} more risks are`} in the success rates and the successful attacks below.`,
+    );
     rates(w, model);
     suggestion(w, model);
     successes(w, model);
     coverageSection(w, campaignCoverage(model), 'Categories');
     provenanceSection(w, campaignProvenanceRows(model), 'The findings this report was built from are those GET /v1/campaigns/{id}/results answers.');
-    if (w.replaced > 0) {
-      w.y += 8;
-      w.paragraph(
-        'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report ' +
-          '(such as Hebrew, Thai or emoji): ' +
-          'they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
-        { size: 8, color: C.muted },
-      );
-    }
+    readingSection(w, CAMPAIGN_READING);
     pageFooters(w, 'campaign', model.campaignId);
   });
 }

@@ -7,7 +7,7 @@ import { PILLARS, type EvaluationReportModel, type Pillar, type ScoreWithInterva
 import { missingPillars, VERDICT_NAME, verdictOf, type Verdict } from '../evidence.js';
 import { evaluationMapping, type FrameworkMapping } from './frameworks.js';
 import { specificReason } from './risks.js';
-import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, truncate, type Excerpt } from './text.js';
+import { excerpt, formatCount, formatDecimal, formatDuration, formatPercent, formatTimestamp, NBSP, truncate, type Excerpt } from './text.js';
 
 /** How long a name, description or URL may be in a report (a longer one is cut with an ellipsis). */
 export const TEXT_BOUNDS = { name: 200, description: 400, url: 400 } as const;
@@ -234,4 +234,26 @@ function describeValue(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * "How to read this report" of an evaluation, as plain sentences both renderers print: the words a
+ * recipient who never saw Warden meets (pillar, harness, probe, transform, interval, verdict).
+ */
+export function evaluationReading(model: EvaluationReportModel): string[] {
+  return [
+    'Terms. A pillar is one of the three things Warden measures (security, safety, reliability); each holds harnesses ' +
+      '(security, privacy, …), a harness holds scenarios (prompt injection, …) and a scenario holds probes, each a kind of test ' +
+      'prompt. A transform (variation) is the way a prompt was disguised before it was sent: plain, base64, another language, ' +
+      'role-play… An attack that only works disguised shows which filter is missing.',
+    'Every score is a share of prompts passed, from 0 to 100 %. n is the number of prompts it stands on; prompts the agent could not ' +
+      'answer (errors) are not in any score.',
+    'The interval is the Wilson 95 % confidence interval: the true score lies in it with 95 % confidence. With few prompts it is ' +
+      'wide, and two scores whose intervals overlap may not really differ.',
+    'The verdict is PASS when every pillar was measured and the overall score (the mean of the pillars) is at least ' +
+      `${formatThreshold(model.passThreshold)}, ` +
+      'FAIL below it, INCOMPLETE when a pillar was not measured or the run did not complete. Shown percentages are truncated, ' +
+      'not rounded, so a score just under the threshold never reads as reaching it.',
+    'Times are UTC (ISO 8601).',
+  ].map((text) => text.replace(/ %/g, `${NBSP}%`));
 }

@@ -95,3 +95,8 @@ export function excerptHtml(value: Excerpt): string {
 export function factsHtml(facts: ReadonlyArray<{ label: string; value: string }>): string {
   return facts.map((f) => `<div><dt>${esc(f.label)}</dt><dd><bdi>${esc(f.value)}</bdi></dd></div>`).join('');
 }
+
+/** "How to read this report": its sentences as a list (both HTML reports). */
+export function readingHtml(items: readonly string[]): string {
+  return `<section class="reading"><h2>How to read this report</h2><ul>${items.map((item) => `<li>${esc(item)}</li>`).join('')}</ul></section>`;
+}

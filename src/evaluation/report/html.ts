@@ -9,7 +9,7 @@ import type { EvaluationReportModel } from '../types.js';
 import {
   boundedModel,
   failureExamples,
-  formatThreshold,
+  evaluationReading,
   pillarEntries,
   PILLAR_LABEL,
   reportFacts,
@@ -21,7 +21,7 @@ import {
   VERDICT_LABEL,
   type FailureExample,
 } from './content.js';
-import { coverageHtml, excerptHtml, factsHtml, firstPageHtml, mappingChips, provenanceHtml } from './html-sections.js';
+import { coverageHtml, excerptHtml, factsHtml, firstPageHtml, mappingChips, provenanceHtml, readingHtml } from './html-sections.js';
 import { REPORT_CSS } from './html-style.js';
 import { comparisonView, evaluationProvenanceRows, HASH_LEAD, NO_PREVIOUS_RUN } from './provenance.js';
 import { evaluationCoverage, evaluationNextSteps, evaluationRisks } from './risks.js';
@@ -36,6 +36,13 @@ export const REPORT_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
+
+/**
+ * The header the routes serving a report's HTML send: the page's own policy and no framing,
+ * which a header can say and a `<meta>` tag cannot (so the saved copy's policy is the same, less
+ * that directive).
+ */
+export const REPORT_HEADER_CSP = `${REPORT_CSP}; frame-ancestors 'none'`;
 
 export const HTML_FAILURE_LIMITS = { promptChars: 700, responseChars: 900, maxLines: 16, reasonChars: 400 };
 
@@ -240,15 +247,5 @@ function parameters(model: EvaluationReportModel): string {
 }
 
 function reading(model: EvaluationReportModel): string {
-  const threshold = formatThreshold(model.passThreshold);
-  return (
-    '<section class="reading"><h2>How to read this report</h2><ul>' +
-    '<li>Every score is a share of prompts passed, from 0 to 100 %. <em>n</em> is the number of prompts it stands on; prompts the agent ' +
-    'could not answer (errors) are not in any score.</li>' +
-    `<li>The interval is the Wilson 95${NBSP}% confidence interval: with few prompts it is wide, and two scores whose intervals overlap ` +
-    'may not really differ.</li>' +
-    `<li>The verdict is PASS when the overall score (the mean of the measured pillars) is at least ${threshold}, FAIL below it. ` +
-    'Shown percentages are truncated, not rounded, so a score just under the threshold never reads as reaching it.</li>' +
-    '</ul></section>'
-  );
+  return readingHtml(evaluationReading(model));
 }

@@ -6,7 +6,7 @@
 import { atlasLabel, owaspLabel, type CoverageRow, type FrameworkMapping } from './frameworks.js';
 import type { ProvenanceRow } from './html-sections.js';
 import { FONT, label, PDF_COLORS as C } from './pdf-charts.js';
-import { LEFT, PAGE, WIDTH, type Writer } from './pdf-writer.js';
+import { BOTTOM, LEFT, PAGE, WIDTH, type Writer } from './pdf-writer.js';
 import { SEVERITY_LABEL, type Risk } from './risks.js';
 import { excerpt, formatCount, truncate } from './text.js';
 
@@ -14,7 +14,8 @@ export const mappingLine = (mapping: FrameworkMapping) => [...mapping.owasp.map(
 
 const SEVERITY_COLOR: Record<Risk['severity'], string> = { critical: C.fail, high: C.below, medium: C.muted, low: C.meets };
 
-function riskBlock(w: Writer, risk: Risk): void {
+/** A risk's card: its lines and the height it takes. */
+function riskCard(w: Writer, risk: Risk): { title: string; mapping: string; example: string; height: number } {
   const inner = WIDTH - 16;
   const title = `${risk.title} · ${risk.detail}`;
   const mapping = mappingLine(risk.mapping);
@@ -29,6 +30,12 @@ function riskBlock(w: Writer, risk: Risk): void {
     (mapping === '' ? 0 : w.heightOf(mapping, 7.5, inner) + 2) +
     (example === '' ? 0 : w.heightOf(example, 8, inner) + 2) +
     6;
+  return { title, mapping, example, height };
+}
+
+function riskBlock(w: Writer, risk: Risk): void {
+  const inner = WIDTH - 16;
+  const { title, mapping, example, height } = riskCard(w, risk);
   w.ensure(height + 6);
   const top = w.y;
   w.doc.rect(LEFT, top, WIDTH, height).lineWidth(0.6).stroke(C.line);
@@ -49,11 +56,25 @@ export function bullets(w: Writer, items: readonly string[], numbered = false): 
   });
 }
 
-/** Top risks, then what to do next: the rest of the first page. */
-export function firstPage(w: Writer, risks: readonly Risk[], steps: readonly string[], emptyText: string): void {
+/** The fewest top risks the first page shows when it cannot hold five and the next steps. */
+const MIN_FIRST_PAGE_RISKS = 3;
+
+/**
+ * Top risks, then what to do next: the rest of the first page. The page a recipient reads first
+ * holds the verdict, the risks and the next steps together: when all of them do not fit, risks
+ * are left off (down to three; the rest are in the tables after) before the next steps would
+ * move to page 2.
+ */
+export function firstPage(w: Writer, risks: readonly Risk[], steps: readonly string[], emptyText: string, moreText: (n: number) => string): void {
+  const stepsHeight = 14 + 26 + steps.reduce((sum, step) => sum + w.heightOf(step, 8.5, WIDTH - 14) + 4, 0);
+  const heights = risks.map((risk) => riskCard(w, risk).height + 6);
+  let shown = risks.length;
+  const fits = (n: number) => w.y + 14 + 26 + 14 + heights.slice(0, n).reduce((a, b) => a + b, 0) + stepsHeight <= BOTTOM;
+  while (shown > MIN_FIRST_PAGE_RISKS && !fits(shown)) shown--;
   w.heading('Top risks', 60);
   if (risks.length === 0) w.paragraph(emptyText, { size: 9, font: FONT.italic, color: C.muted, gap: 4 });
-  for (const risk of risks) riskBlock(w, risk);
+  for (const risk of risks.slice(0, shown)) riskBlock(w, risk);
+  if (shown < risks.length) w.paragraph(moreText(risks.length - shown), { size: 8, font: FONT.italic, color: C.muted });
   w.heading('What to do next', 40);
   bullets(w, steps, true);
 }
@@ -155,5 +176,16 @@ export function pageFooters(w: Writer, source: string, id: string): void {
     label(w, text, LEFT, y, { size: 7.5, color: C.muted });
     label(w, `Page ${i - range.start + 1} of ${range.count}`, LEFT + WIDTH, y, { size: 7.5, color: C.muted, align: 'right' });
     doc.page.margins.bottom = margin;
+  }
+}
+
+/** "How to read this report": its bullets, then the note naming the characters the PDF could not print. */
+export function readingSection(w: Writer, items: readonly string[]): void {
+  w.heading('How to read this report', 60);
+  const replaced = w.replacedNote();
+  for (const item of replaced === null ? items : [...items, replaced]) {
+    w.ensure(w.heightOf(item, 8.5, WIDTH - 12) + 4);
+    label(w, '•', LEFT + 2, w.y, { size: 8.5 });
+    w.paragraph(item, { size: 8.5, x: LEFT + 12, width: WIDTH - 12, gap: 4 });
   }
 }

@@ -3,7 +3,7 @@
  * page when a block would not fit, and every string drawn in runs of embedded fonts.
  */
 import PDFDocument from 'pdfkit';
-import type { FontStyle } from './fonts.js';
+import { describeCharacter, type FontStyle } from './fonts.js';
 import { FONT, label, PDF_COLORS as C, type PdfText } from './pdf-charts.js';
 import { drawRuns, heightOfText, pdfRuns, registerFonts, type PdfRun } from './pdf-text.js';
 
@@ -12,11 +12,16 @@ export const LEFT = PAGE.margin;
 export const WIDTH = PAGE.width - 2 * PAGE.margin;
 export const BOTTOM = PAGE.height - PAGE.bottom;
 
+/** The fonts a PDF report embeds (fonts.ts), as its note on replaced characters names them. */
+const EMBEDDED_FONTS = 'Noto Sans, Noto Sans Arabic, Hebrew, Thai, JP, KR and SC';
+/** How many replaced characters the note names one by one. */
+const REPLACED_NAMED = 40;
+
 /** Keeps what a renderer needs while it moves down the pages. */
 export class Writer implements PdfText {
   readonly doc: PDFKit.PDFDocument;
-  /** Characters no embedded font covers, drawn as `[?]` (the report then says so). */
-  replaced = 0;
+  /** Characters no embedded font covers, drawn as `[?]`: replacedNote names them. */
+  readonly replaced = new Set<string>();
 
   constructor(doc: PDFKit.PDFDocument) {
     this.doc = doc;
@@ -25,7 +30,7 @@ export class Writer implements PdfText {
 
   runs(text: string, style: FontStyle): PdfRun[] {
     const result = pdfRuns(text, style);
-    this.replaced += result.uncovered;
+    for (const char of result.uncovered) this.replaced.add(char);
     return result.runs;
   }
 
@@ -58,6 +63,23 @@ export class Writer implements PdfText {
 
   heightOf(text: string, size: number, width: number, font: FontStyle = FONT.regular): number {
     return heightOfText(this.doc, text, font, size, width, 1.5);
+  }
+
+  /**
+   * The sentence naming the characters the PDF drew as `[?]` (by code point: drawing them would
+   * replace them again), or null when every character printed.
+   */
+  replacedNote(): string | null {
+    if (this.replaced.size === 0) return null;
+    const chars = [...this.replaced];
+    const named = chars.slice(0, REPLACED_NAMED).map(describeCharacter).join(', ');
+    const more = chars.length > REPLACED_NAMED ? ` and ${chars.length - REPLACED_NAMED} more` : '';
+    return (
+      `${chars.length === 1 ? 'One character' : `${chars.length} different characters`} of this report ` +
+      `${chars.length === 1 ? 'is' : 'are'} in none of the fonts embedded in this PDF (${EMBEDDED_FONTS}) and ` +
+      `${chars.length === 1 ? 'appears' : 'appear'} as [?], or [?×n] for a run of n characters: ${named}${more}. ` +
+      'The HTML report shows the texts as written.'
+    );
   }
 
   heading(text: string, keepWith = 60): void {

@@ -111,6 +111,17 @@ describe('renderEvaluationPdf', () => {
     }
   });
 
+  it('holds the verdict, the top risks and what to do next on page 1, leaving risks off (down to three) rather than the next steps', async () => {
+    const pages = await pageTexts(await renderEvaluationPdf(model));
+    const first = pages[0] ?? '';
+    expect(first).toContain('PASS');
+    expect(first).toContain('Top risks');
+    expect(first).toContain('What to do next');
+    const shown = (first.match(/ (CRITICAL|HIGH|MEDIUM|LOW) /g) ?? []).length;
+    expect(shown).toBeGreaterThanOrEqual(3);
+    if (shown < 5) expect(first).toMatch(/more risks? (is|are) in the results by probe/);
+  });
+
   it('is FAIL at 0.6999 (printed 69.9 %) and PASS at 0.70', async () => {
     // The verdict box follows the facts block.
     const verdict = (text: string) => /HARNESSES 6 (PASS|FAIL|NOT MEASURED) /.exec(text)?.[1];
@@ -158,7 +169,7 @@ describe('renderEvaluationPdf', () => {
     expect(parsed.text).toContain('more characters not shown');
   });
 
-  it('prints Chinese and Arabic in embedded fonts, and what no font holds (emoji, Hebrew) as visible markers, without failing', async () => {
+  it('prints Chinese, Arabic and Hebrew in embedded fonts, and what no font holds (emoji) as visible markers it names, without failing', async () => {
     const foreign: EvaluationReportModel = {
       ...model,
       agent: { ...model.agent, name: 'Kundendienst 客服助手 🤖\u200B\u202E Ünïcødé' },
@@ -179,11 +190,13 @@ describe('renderEvaluationPdf', () => {
     expect(parsed.text).toContain('Kundendienst 客服助手 [?] Ünïcødé');
     expect(parsed.text).toContain('安全 Security');
     expect(parsed.text).toContain('忽略之前的指令');
-    // Arabic letters as drawn (how an extractor joins a right-to-left word's last letter varies), Hebrew as a marker.
+    // Arabic letters as drawn (how an extractor joins a right-to-left word's last letter varies).
     expect(parsed.text).toContain('مرحب');
-    expect(parsed.text).toContain('[?×4]ok');
+    expect(parsed.text).toContain('שלום');
+    expect(parsed.text).not.toContain('[?×4]');
     expect(parsed.text).toContain('Canary found — “ORCHID”.');
-    expect(parsed.text).toMatch(/do not hold some characters/);
+    expect(parsed.text).toMatch(/characters of this report are in none of the fonts embedded in this PDF/);
+    expect(parsed.text).toContain('U+1F916 (emoji), U+1F642 (emoji), U+1F44D (emoji)');
     // Metadata is UTF-16: the title keeps the name as written, less invisible characters.
     expect(parsed.info.Title).toBe('Evaluation report: Kundendienst 客服助手 🤖 Ünïcødé');
   });

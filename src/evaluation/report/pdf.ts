@@ -1,14 +1,14 @@
 /**
  * The evaluation report as an A4 PDF: the HTML report's content, with vector charts drawn by
  * PDFKit and text in embedded Noto fonts chosen per run of text (fonts.ts: Latin, Greek,
- * Cyrillic, Arabic, Devanagari, Japanese/CJK; nothing fetched). A character none of them holds
- * becomes a visible `[?×n]` marker, explained at the end of the report.
+ * Cyrillic, Arabic, Hebrew, Thai, Devanagari, Chinese, Japanese, Korean; nothing fetched). A
+ * character none of them holds becomes a visible `[?×n]` marker, named at the end of the report.
  */
 import type { EvaluationReportModel } from '../types.js';
 import {
   boundedModel,
+  evaluationReading,
   failureExamples,
-  formatThreshold,
   pillarEntries,
   reportFacts,
   reportTotals,
@@ -29,6 +29,7 @@ import {
   mappingLine,
   pageFooters,
   provenanceSection,
+  readingSection,
   reportHeader,
   textTable,
 } from './pdf-sections.js';
@@ -48,7 +49,9 @@ export function renderEvaluationPdf(input: EvaluationReportModel): Promise<Buffe
     header(w, model, name);
     summary(w, model);
     const risks = evaluationRisks(model);
-    firstPage(w, risks, evaluationNextSteps(model, risks), 'No prompt failed: no risk was found by the harnesses run.');
+    firstPage(w, risks, evaluationNextSteps(model, risks), 'No prompt failed: no risk was found by the harnesses run.', (n) =>
+      `${n === 1 ? 'One more risk is' : `${n} more risks are`} in the results by probe and the failure examples below.`,
+    );
     pillarsAndHarnesses(w, model);
     comparison(w, model);
     probeTable(w, model);
@@ -224,23 +227,5 @@ function parameters(w: Writer, model: EvaluationReportModel): void {
 }
 
 function reading(w: Writer, model: EvaluationReportModel): void {
-  w.heading('How to read this report', 60);
-  const bullets = [
-    'Every score is a share of prompts passed, from 0 to 100 %. n is the number of prompts it stands on; prompts the agent could not answer (errors) are not in any score.',
-    `The interval is the Wilson 95${NBSP}% confidence interval: with few prompts it is wide, and two scores whose intervals overlap may not really differ.`,
-    `The verdict is PASS when the overall score (the mean of the measured pillars) is at least ${formatThreshold(model.passThreshold)}, FAIL below it. ` +
-      'Shown percentages are truncated, not rounded, so a score just under the threshold never reads as reaching it.',
-    'Times are UTC (ISO 8601).',
-  ];
-  if (w.replaced > 0) {
-    bullets.push(
-      'The fonts embedded in this PDF (Noto Sans, Noto Sans Arabic, Noto Sans JP) do not hold some characters of this report (such as ' +
-        'Hebrew, Thai or emoji): they appear as [?], or [?×n] for a run of n characters. The HTML report shows the texts as written.',
-    );
-  }
-  for (const bullet of bullets) {
-    w.ensure(w.heightOf(bullet, 8.5, WIDTH - 12) + 4);
-    label(w, '•', LEFT + 2, w.y, { size: 8.5 });
-    w.paragraph(bullet, { size: 8.5, x: LEFT + 12, width: WIDTH - 12, gap: 4 });
-  }
+  readingSection(w, evaluationReading(model));
 }

@@ -71,7 +71,10 @@ export function evaluationRisks(model: EvaluationReportModel): Risk[] {
         share,
         severity: riskSeverity(PILLAR_SEVERITY[harness.pillar] ?? 'medium', share),
         title: `${harness.name} › ${scenario.name}`,
-        detail: `${formatPercent(share)} of ${formatCount(scenario.score.n)} prompts failed`,
+        // Counted over its probes: its score is their mean, not a share of its prompts.
+        detail:
+          `${formatCount(failedPrompts(scenario.probes))} of ${formatCount(scenario.score.n)} prompts failed ` +
+          `(score ${formatPercent(scenario.score.score)})`,
         mapping: mergeMappings(scenario.probes.map((p) => evaluationMapping(harness.id, scenario.id, p.id))),
         example:
           failure === undefined
@@ -82,6 +85,10 @@ export function evaluationRisks(model: EvaluationReportModel): Risk[] {
   }
   return rankRisks(candidates);
 }
+
+/** The prompts that failed over a scenario's probes (each probe's score is its share of prompts passed). */
+const failedPrompts = (probes: ReadonlyArray<{ score: { score: number; n: number } }>) =>
+  probes.reduce((sum, probe) => sum + Math.round((1 - probe.score.score) * probe.score.n), 0);
 
 const sameId = (value: string, item: { id: string; name: string }) => value === item.id || value === item.name;
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { REPORT_CSP } from '../../evaluation/report/index.js';
+import { REPORT_HEADER_CSP } from '../../evaluation/report/index.js';
 import { responses } from '../../http/schemas.js';
 import {
   CompletedListQuery,
@@ -36,9 +36,6 @@ const evaluationTags = ['Diamond', 'evaluations'];
 const resultTags = ['Diamond', 'evaluation-results'];
 const summaryTags = ['Diamond', 'evaluation-summaries'];
 const NoContent = Type.Null({ description: 'Deleted' });
-
-/** The report's own policy (its one stylesheet, by hash; nothing else), and no framing: a header can say that, a meta tag cannot. */
-const REPORT_HEADER_CSP = `${REPORT_CSP}; frame-ancestors 'none'`;
 
 const sendHtml = (reply: FastifyReply, report: { html: string; fileName: string }) =>
   reply

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { REPORT_CSP } from '../../evaluation/report/index.js';
+import { REPORT_HEADER_CSP } from '../../evaluation/report/index.js';
 import { responses } from '../../http/schemas.js';
 import {
   CampaignIdParams,
@@ -41,9 +41,6 @@ const ReportFile = Type.Unsafe<string | Buffer>({
     'application/pdf': { schema: { type: 'string', format: 'binary' } },
   },
 });
-
-/** As the evaluation reports: the page's own policy, and no framing. */
-const REPORT_HEADER_CSP = `${REPORT_CSP}; frame-ancestors 'none'`;
 
 export const redteamRoutes: FastifyPluginAsyncTypebox<{ redteam: RedteamService; results: ResultService }> = async (app, { redteam, results }) => {
   app.get(
