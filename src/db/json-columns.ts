@@ -39,9 +39,22 @@ export const decodeNullableJsonColumn = <S extends TSchema>(schema: S, text: str
  * A nullable column of any JSON (the caller normalises it field by field, as the agents'
  * mapping does): parsed once, a ColumnDecodeError when it is not JSON. null stays null.
  */
-export const decodeJsonValue = (text: string | null, column: string): unknown => decodeNullableJsonColumn(Type.Unknown(), text, column);
+export function decodeJsonValue(text: string | null, column: string): unknown {
+  if (text === null) return null;
+  // Any JSON is accepted: no schema to walk (a list of agents decodes eleven of these per row).
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ColumnDecodeError(`The stored ${column} is not valid JSON`);
+  }
+}
 
 /** A nullable column holding a list of strings (tags, names, ids). */
-export const decodeStringList = (text: string | null, column: string): string[] | null => decodeNullableJsonColumn(StringList, text, column);
+export function decodeStringList(text: string | null, column: string): string[] | null {
+  const value = decodeJsonValue(text, column);
+  if (value === null || (Array.isArray(value) && value.every((item) => typeof item === 'string'))) return value as string[] | null;
+  // The schema's own error, naming where the value differs.
+  return decodeJsonColumn(StringList, text!, column);
+}
 
 const StringList = Type.Array(Type.String());
