@@ -1,10 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { EvaluationReportModel } from '../types.js';
 import { renderEvaluationHtml } from './html.js';
-import { renderEvaluationPdf } from './pdf.js';
 import type { CampaignReportModel } from './campaign-model.js';
 import { renderCampaignHtml } from './campaign-html.js';
-import { renderCampaignPdf } from './campaign-pdf.js';
 
 export interface RenderedReport {
   html: string;
@@ -19,9 +17,16 @@ export interface ReportRenderer {
   close(): Promise<void>;
 }
 
+/**
+ * The PDF writers (pdfkit, fontkit and the fonts' tables: tens of MB) load where a PDF is first
+ * made, the worker thread in the service: the main thread that answers requests never holds them.
+ */
+const evaluationPdf = async (model: EvaluationReportModel) => (await import('./pdf.js')).renderEvaluationPdf(model);
+const campaignPdf = async (model: CampaignReportModel) => (await import('./campaign-pdf.js')).renderCampaignPdf(model);
+
 /** A campaign report in one format, on the calling thread (both renderers and the worker use it). */
 export async function renderCampaign(model: CampaignReportModel, format: 'html' | 'pdf'): Promise<string | Buffer> {
-  return format === 'html' ? renderCampaignHtml(model) : renderCampaignPdf(model);
+  return format === 'html' ? renderCampaignHtml(model) : campaignPdf(model);
 }
 
 /**
@@ -30,7 +35,7 @@ export async function renderCampaign(model: CampaignReportModel, format: 'html' 
  * the service (runtime.ts) renders in a worker thread instead.
  */
 export const inProcessReportRenderer: ReportRenderer = {
-  render: async (model) => ({ html: renderEvaluationHtml(model), pdf: await renderEvaluationPdf(model) }),
+  render: async (model) => ({ html: renderEvaluationHtml(model), pdf: await evaluationPdf(model) }),
   renderCampaign,
   close: async () => undefined,
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { REPORT_HEADER_CSP } from '../../evaluation/report/index.js';
+import { REPORT_HEADER_CSP } from '../../evaluation/report/html.js';
 import { responses } from '../../http/schemas.js';
 import {
   CompletedListQuery,

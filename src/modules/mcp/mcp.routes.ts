@@ -1,7 +1,14 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { WardenApi, type ApiTransport } from '../../cli/api.js';
-import { buildMcpServer } from '../../mcp/tools.js';
+
+/** The MCP SDK and its schema library (tens of MB) load with the first /mcp call, not with every service. */
+const sdk = async () => {
+  const [{ StreamableHTTPServerTransport }, { buildMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('../../mcp/tools.js'),
+  ]);
+  return { StreamableHTTPServerTransport, buildMcpServer };
+};
 
 export interface McpRouteOptions {
   /** The service's own in-process request injection (the root app's inject). */
@@ -29,6 +36,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions):
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) responseHeaders.set(name, String(value));
       return { status: answer.statusCode, headers: responseHeaders, body: answer.rawPayload };
     };
+    const { StreamableHTTPServerTransport, buildMcpServer } = await sdk();
     const server = buildMcpServer(new WardenApi(transport, undefined, 'this service'), options.version);
     const mcp = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();

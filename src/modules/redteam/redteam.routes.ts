@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { REPORT_HEADER_CSP } from '../../evaluation/report/index.js';
+import { REPORT_HEADER_CSP } from '../../evaluation/report/html.js';
 import { responses } from '../../http/schemas.js';
 import {
   CampaignIdParams,
