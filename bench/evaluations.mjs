@@ -14,13 +14,12 @@
 //   BENCH_429_RATE    the rate-limited agent's answers per second (default 20)
 //   BENCH_429_PROMPTS prompts of the 429 scenario (default 300)
 //   BENCH_MAIN        the service's entry (default dist/main.js)
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { elapsedLog, freePort, startFlags } from './tools/service.mjs';
+import { elapsedLog, startBuiltService } from './tools/service.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
@@ -65,47 +64,6 @@ async function startAgent(limitPerSecond = Infinity) {
   server.keepAliveTimeout = 60_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${server.address().port}/v1`, stats, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-// ---------------------------------------------------------------- the service
-
-async function startService() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-eval-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(ROOT), MAIN], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WARDEN_DATABASE_URL: `sqlite:${path.join(dir, 'warden.db')}`,
-      WARDEN_DATA_DIR: dir,
-      WARDEN_ADMIN_EMAIL: ADMIN.email,
-      WARDEN_ADMIN_PASSWORD: ADMIN.password,
-      WARDEN_RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (i > 300) throw new Error('the service did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    base,
-    pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The service's resident memory now and at its peak, in MB (Linux /proc). */
@@ -159,7 +117,7 @@ function rssAlong(samples) {
 
 async function main() {
   if (!fs.existsSync(path.join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run npm run build`);
-  const service = await startService();
+  const service = await startBuiltService({ root: ROOT, main: MAIN, admin: ADMIN, label: 'eval', env: { WARDEN_RATE_LIMIT_PER_MINUTE: '0' } });
   const instant = await startAgent();
   const results = { at: new Date().toISOString(), host: { cpus: os.cpus().length, node: process.version }, scenarios: {} };
   try {

@@ -16,13 +16,12 @@
 //   BENCH_GATEWAY_GUARDED_RATE requests per second of scenario 3 (default 200)
 //   BENCH_MAIN             the service's entry (default dist/main.js)
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuMicrosOf, elapsedLog, freePort, startFlags } from './tools/service.mjs';
+import { cpuMicrosOf, elapsedLog, startBuiltService } from './tools/service.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RATE = Number(process.env.BENCH_GATEWAY_RATE ?? 1000);
@@ -53,44 +52,6 @@ async function startAgent() {
   server.keepAliveTimeout = 60_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${server.address().port}/v1`, stats, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-async function startService() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-bench-gateway-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(ROOT), MAIN], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WARDEN_DATABASE_URL: `sqlite:${path.join(dir, 'warden.db')}`,
-      WARDEN_DATA_DIR: dir,
-      WARDEN_ADMIN_EMAIL: ADMIN.email,
-      WARDEN_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (i > 300) throw new Error('the service did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    base,
-    pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function api(base, token, method, url, body) {
@@ -160,7 +121,7 @@ const overhead = (gateway, direct) => ({ p50: round(gateway.p50 - direct.p50), p
 
 async function main() {
   if (!fs.existsSync(path.join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run npm run build`);
-  const service = await startService();
+  const service = await startBuiltService({ root: ROOT, main: MAIN, admin: ADMIN, label: 'gateway' });
   const agent = await startAgent();
   const host = { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] };
   const results = { at: new Date().toISOString(), host, rate: RATE, seconds: SECONDS, scenarios: {} };

@@ -1,6 +1,8 @@
 // What the benches that start the built service share: its `npm start` node flags, a free
 // loopback port, a log line stamped with the seconds since the bench began, and a process's CPU time.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -42,4 +44,47 @@ export function cpuMicrosOf(pid) {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * The built service as `npm start` runs it (its node flags), on a fresh SQLite file in a temporary
+ * folder, the first super admin `admin`, `env` added; resolves once /healthz answers.
+ */
+export async function startBuiltService({ root, main, admin, label, env = {} }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `warden-bench-${label}-`));
+  const port = await freePort();
+  const child = spawn(process.execPath, [...startFlags(root), main], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WARDEN_DATABASE_URL: `sqlite:${path.join(dir, 'warden.db')}`,
+      WARDEN_DATA_DIR: dir,
+      WARDEN_ADMIN_EMAIL: admin.email,
+      WARDEN_ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not yet
+    }
+    if (i > 300) throw new Error('the service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
