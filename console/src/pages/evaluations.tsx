@@ -20,6 +20,7 @@ import {
   useAction,
   useLoad,
   usePoll,
+  TableWrap,
   valueOf,
 } from '../ui';
 
@@ -129,7 +130,7 @@ export function EvaluationList() {
           </Field>
           <ErrorBox error={list.error} />
           {list.loading && !list.data ? <Loading /> : null}
-          <div class="table-wrap">
+          <TableWrap label="Evaluations of the team">
             <table>
               <caption class="sr-only">Evaluations of the team</caption>
               <thead>
@@ -155,7 +156,7 @@ export function EvaluationList() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager offset={offset} limit={PAGE} shown={itemsOf(list.data).length} total={totalOf(list.data)} onChange={setOffset} />
         </Card>
       </div>
@@ -174,6 +175,8 @@ export function EvaluationPage({ id }: { id: string }) {
     () => (status.data && !running ? get(`/v1/evaluation-results/${id}/results`, { passed: false, limit: 5, offset: failOffset }) : Promise.resolve(null)),
     [id, running, failOffset],
   );
+  const agentId: string | undefined = status.data?.agent_id;
+  const agent = useLoad(() => (agentId ? get(`/v1/agent-configurations/${agentId}`) : Promise.resolve(null)), [agentId]);
   const action = useAction();
   if (!status.data) return status.error ? <ErrorBox error={status.error} /> : <Loading />;
   const s = status.data;
@@ -181,16 +184,18 @@ export function EvaluationPage({ id }: { id: string }) {
   const pillars = Object.entries((details.pillars ?? {}) as Record<string, any>)
     .filter(([, v]) => v && typeof v.score === 'number')
     .map(([name, v]) => ({ label: name, value: v.score as number, interval: intervalOf(v) }));
+  // A harness's score is `{score, n, low, high}` (the Wilson interval of its prompts).
   const harnessBars = ((details.harnesses ?? []) as any[])
-    .filter((h) => typeof h.score === 'number')
-    .map((h) => ({ label: h.name ?? h.harness, value: h.score as number, interval: intervalOf(h) }));
+    .map((h) => ({ h, score: typeof h.score === 'number' ? h.score : h.score?.score }))
+    .filter(({ score }) => typeof score === 'number')
+    .map(({ h, score }) => ({ label: String(h.name ?? h.id ?? h.harness), value: score as number, interval: intervalOf(h.score) }));
   const overall = details.overall ?? null;
   const scoreBars = Object.entries((s.scores ?? {}) as Record<string, unknown>)
     .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
     .map(([label, value]) => ({ label, value }));
   return (
     <Page
-      title="Evaluation"
+      title={agent.data?.agent_name ? `Evaluation of ${agent.data.agent_name}` : 'Evaluation'}
       actions={
         done ? (
           <>
@@ -223,7 +228,7 @@ export function EvaluationPage({ id }: { id: string }) {
         {s.agent_id ? (
           <>
             {' '}
-            · <Link href={`/agents/${s.agent_id}`}>the agent</Link>
+            · harnesses {(s.harness_names ?? []).join(', ')} · <Link href={`/agents/${s.agent_id}`}>{agent.data?.agent_name ?? 'the agent'}</Link>
           </>
         ) : null}
       </p>
