@@ -12,7 +12,7 @@ import { PolicyList, PolicyPage } from './pages/policies';
 import { EvaluationList, EvaluationPage } from './pages/evaluations';
 import { Guardrails } from './pages/guardrails';
 import { RedteamList, CampaignPage } from './pages/redteam';
-import { TeamPage } from './pages/team';
+import { InvitationPage, TeamPage } from './pages/team';
 import { PersonasPage } from './pages/personas';
 import { TelemetryPage } from './pages/telemetry';
 import { ErrorBox, Loading, valueOf } from './ui';
@@ -50,6 +50,7 @@ function Routes() {
   if (path === '/redteam') return <RedteamList />;
   if ((params = match('/redteam/:id', path))) return <CampaignPage id={params.id as string} />;
   if (path === '/team') return <TeamPage />;
+  if ((params = match('/invitations/:id', path))) return <InvitationPage id={params.id as string} />;
   if (path === '/personas') return <PersonasPage />;
   if (path === '/telemetry') return <TelemetryPage />;
   return (
@@ -103,6 +104,18 @@ function App() {
     void loadMe();
   }, []);
 
+  const signOut = async () => {
+    try {
+      await api('POST', '/v1/auth/jwt/logout');
+    } catch {
+      // Signing out locally is what matters; the token is dropped either way.
+    }
+    session.setToken(null);
+    session.setTeam(null);
+    setMe(null);
+    navigate('/sign-in', true);
+  };
+
   if (me === undefined) return <Loading what="Opening the console" />;
   if (me === null || path === '/sign-in') {
     return (
@@ -115,22 +128,10 @@ function App() {
   if (me.password_change_required) {
     return (
       <main id="main" class="signin-shell">
-        <ChangePassword first onChanged={loadMe} />
+        <ChangePassword first onChanged={loadMe} onSignOut={signOut} />
       </main>
     );
   }
-
-  const signOut = async () => {
-    try {
-      await api('POST', '/v1/auth/jwt/logout');
-    } catch {
-      // Signing out locally is what matters; the token is dropped either way.
-    }
-    session.setToken(null);
-    session.setTeam(null);
-    setMe(null);
-    navigate('/sign-in', true);
-  };
 
   return (
     <AppContext.Provider value={{ me, team, teams, reloadMe: loadMe }}>
@@ -203,7 +204,13 @@ function App() {
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          {team ? <Routes /> : <p class="error" role="alert">You belong to no team yet: ask an administrator to add you to one.</p>}
+          {team || path.startsWith('/invitations/') ? (
+            <Routes />
+          ) : (
+            <p class="error" role="alert">
+              You belong to no team yet: ask an administrator to add you to one.
+            </p>
+          )}
         </main>
       </div>
     </AppContext.Provider>
