@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, download, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate } from '../router';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf, TableWrap } from '../ui';
 
 const CATEGORIES = ['privacy', 'ethics', 'security', 'compliance', 'operational', 'brand', 'custom'];
 const PAGE = 20;
@@ -106,7 +106,7 @@ export function PolicyList() {
       {list.loading && !list.data ? (
         <Loading />
       ) : (
-        <div class="table-wrap">
+        <TableWrap label="Policies of the team">
           <table>
             <caption class="sr-only">Policies of the team</caption>
             <thead>
@@ -141,7 +141,7 @@ export function PolicyList() {
               ) : null}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Pager offset={offset} limit={PAGE} shown={itemsOf(list.data).length} total={totalOf(list.data)} onChange={setOffset} />
       <div class="grid2">
@@ -176,6 +176,12 @@ function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
       return 'Rejected.';
     });
   };
+  const remove = () =>
+    action.run(async () => {
+      if (!confirm(`Delete rule ${rule.rule_id}? This cannot be undone.`)) return;
+      await api('DELETE', `/v1/rules/${rule.id}`);
+      onChanged();
+    });
   const modify = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -211,6 +217,9 @@ function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
         </button>
         <button type="button" class="small" onClick={() => setMode(mode === 'modify' ? 'none' : 'modify')} aria-label={`Modify rule ${rule.rule_id}`}>
           Modify…
+        </button>
+        <button type="button" class="small" disabled={action.busy} onClick={remove} aria-label={`Delete rule ${rule.rule_id}`}>
+          Delete
         </button>
       </div>
       {mode === 'reject' ? (
@@ -264,7 +273,8 @@ export function PolicyPage({ id }: { id: string }) {
     action.run(async () => {
       const answer = await api('POST', `/v1/policies/${id}/extract-rules`);
       refresh();
-      return `Extracted ${answer?.rules?.length ?? answer?.count ?? 'the'} draft rules: review them below.`;
+      const skipped = answer?.skipped ? ` (${answer.skipped} proposals dropped: see docs/policies.md)` : '';
+      return `Extracted ${answer?.total ?? itemsOf(answer).length} draft rules${skipped}: review them below.`;
     });
   const activate = () =>
     action.run(async () => {
