@@ -3,7 +3,7 @@ import { api, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate, useLocation } from '../router';
 import { AGENT_STATUSES, STAGES } from '../stages';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, Score, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, Score, fmtDate, useAction, useLoad, valueOf, TableWrap } from '../ui';
 
 const PAGE = 25;
 
@@ -87,7 +87,7 @@ export function AgentList() {
       {list.loading && !list.data ? (
         <Loading />
       ) : (
-        <div class="table-wrap">
+        <TableWrap label="Agents of the team">
           <table>
             <caption class="sr-only">Agents of the team</caption>
             <thead>
@@ -129,7 +129,7 @@ export function AgentList() {
               )}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Pager offset={offset} limit={PAGE} shown={rows.length} total={totalOf(list.data)} onChange={setOffset} />
     </Page>
