@@ -84,11 +84,17 @@ function Personas() {
   );
 }
 
+const VALUES_PAGE = 20;
+
 function Dimensions() {
   const [offset, setOffset] = useState(0);
   const list = useLoad(() => get('/v1/dimensions/', { limit: PAGE, offset }), [offset]);
   const [open, setOpen] = useState<string | null>(null);
-  const values = useLoad(() => (open ? get(`/v1/dimensions/${open}/values`, { limit: 100 }) : Promise.resolve(null)), [open]);
+  const [valueOffset, setValueOffset] = useState(0);
+  const values = useLoad(
+    () => (open ? get(`/v1/dimensions/${open}/values`, { limit: VALUES_PAGE, offset: valueOffset }) : Promise.resolve(null)),
+    [open, valueOffset],
+  );
   const [form, setForm] = useState({ name: '', display_name: '', protected_class: false });
   const [value, setValue] = useState('');
   const action = useAction();
@@ -117,7 +123,7 @@ function Dimensions() {
       <ul class="plain">
         {itemsOf(list.data).map((d) => (
           <li key={d.id}>
-            <button type="button" class="link" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
+            <button type="button" class="link" aria-expanded={open === d.id} onClick={() => (setOpen(open === d.id ? null : d.id), setValueOffset(0))}>
               {d.display_name}
             </button>{' '}
             <span class="muted">{d.name}</span> {d.protected_class ? <Badge tone="warn">protected class</Badge> : null}
@@ -125,6 +131,13 @@ function Dimensions() {
               <div class="nested">
                 <ErrorBox error={values.error} />
                 <p>{itemsOf(values.data).map((v) => v.display_name ?? v.value).join(', ') || <span class="muted">No value yet.</span>}</p>
+                <Pager
+                  offset={valueOffset}
+                  limit={VALUES_PAGE}
+                  shown={itemsOf(values.data).length}
+                  total={totalOf(values.data)}
+                  onChange={setValueOffset}
+                />
                 <form onSubmit={addValue} class="row">
                   <Field label="New value">{(id) => <input id={id} required value={value} onInput={(e) => setValue(valueOf(e))} />}</Field>
                   <button type="submit" class="small">
