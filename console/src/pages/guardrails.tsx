@@ -194,9 +194,13 @@ export function Guardrails() {
                     >
                       Edit
                     </button>{' '}
-                    <button type="button" class="small" disabled={!c.agent_id || action.busy} onClick={() => apply(c.id)}>
-                      Apply to agent
-                    </button>
+                    {c.agent_id ? (
+                      <button type="button" class="small" disabled={action.busy} onClick={() => apply(c.id)}>
+                        Apply to agent
+                      </button>
+                    ) : (
+                      <span class="muted small">saved for no agent: choose one above and save to apply</span>
+                    )}
                   </td>
                 </tr>
               ))}
