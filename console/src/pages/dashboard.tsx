@@ -74,11 +74,11 @@ export function Dashboard() {
           />
         </Card>
         <Card title="Latest scores">
-          <BarChart title="Latest overall score per agent" bars={scored} max={1} format={(v) => v.toFixed(2)} />
+          <BarChart title="Overall score of each agent's latest evaluation" bars={scored} max={1} format={(v) => v.toFixed(2)} />
         </Card>
       </div>
       <Card title="Agents on the board">
-        <p class="muted small">Each pillar's latest measurement, with its 95% interval.</p>
+        <p class="muted small">Overall: the trust score over all of the agent's evidence; each pillar: its latest measurement, with its 95% interval.</p>
         {cards.length === 0 ? (
           <p class="muted">
             No agent yet. <Link href="/agents/new">Register one</Link>.

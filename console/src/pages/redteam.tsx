@@ -311,7 +311,7 @@ export function CampaignPage({ id }: { id: string }) {
               </Field>
             </form>
             <TableWrap label="Findings">
-              <table>
+              <table class="wide">
                 <caption class="sr-only">Findings</caption>
                 <thead>
                   <tr>
