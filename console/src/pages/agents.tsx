@@ -227,7 +227,9 @@ function ImportForm() {
     action.run(async () => {
       const answer = await api('POST', '/v1/agent-configurations/import/validate', body(), { team_id: team });
       setWarnings(answer.warnings ?? []);
-      return answer.valid === false ? `Not importable: ${(answer.errors ?? []).join('; ')}` : 'It can be imported.';
+      if (answer.valid === false) return `Not importable: ${(answer.errors ?? []).join('; ')}`;
+      const card = answer.agent_card?.name ? `, as "${answer.agent_card.name}"` : '';
+      return `It can be imported${card}, with ${String(answer.access_level ?? 'black_box').replace('_', '-')} access.`;
     });
   const submit = (e: Event) => {
     e.preventDefault();
