@@ -227,7 +227,7 @@ function ImportForm() {
     action.run(async () => {
       const answer = await api('POST', '/v1/agent-configurations/import/validate', body(), { team_id: team });
       setWarnings(answer.warnings ?? []);
-      if (answer.valid === false) return `Not importable: ${(answer.errors ?? []).join('; ')}`;
+      if (answer.valid === false) throw new Error(`Not importable: ${(answer.errors ?? []).join('; ')}`);
       const card = answer.agent_card?.name ? `, as "${answer.agent_card.name}"` : '';
       return `It can be imported${card}, with ${String(answer.access_level ?? 'black_box').replace('_', '-')} access.`;
     });
