@@ -8,7 +8,7 @@ import { SignIn, ChangePassword } from './pages/signin';
 import { Dashboard } from './pages/dashboard';
 import { AgentList, AgentRegister } from './pages/agents';
 import { AgentPage } from './pages/agent';
-import { PolicyList, PolicyPage } from './pages/policies';
+import { PolicyList, PolicyPage, RuleQueue } from './pages/policies';
 import { EvaluationList, EvaluationPage } from './pages/evaluations';
 import { Guardrails } from './pages/guardrails';
 import { RedteamList, CampaignPage } from './pages/redteam';
@@ -43,6 +43,7 @@ function Routes() {
   if (path === '/agents/new') return <AgentRegister />;
   if ((params = match('/agents/:id', path))) return <AgentPage id={params.id as string} />;
   if (path === '/policies') return <PolicyList />;
+  if (path === '/policies/review') return <RuleQueue />;
   if ((params = match('/policies/:id', path))) return <PolicyPage id={params.id as string} />;
   if (path === '/evaluations') return <EvaluationList />;
   if ((params = match('/evaluations/:id', path))) return <EvaluationPage id={params.id as string} />;

@@ -88,6 +88,12 @@ export function PolicyList() {
     <Page title="Policies">
       <p>
         Rules waiting for review: <strong>{totalOf(queue.data) ?? '—'}</strong>
+        {totalOf(queue.data) ? (
+          <>
+            {' '}
+            · <Link href="/policies/review">Review them</Link>
+          </>
+        ) : null}
       </p>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search">{(id) => <input id={id} type="search" value={search} onInput={(e) => (setSearch(valueOf(e)), setOffset(0))} />}</Field>
@@ -156,7 +162,7 @@ export function PolicyList() {
   );
 }
 
-function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
+function RuleRow({ rule, onChanged, policyName }: { rule: any; onChanged: () => void; policyName?: string | undefined }) {
   const action = useAction();
   const [mode, setMode] = useState<'none' | 'reject' | 'modify'>('none');
   const [reason, setReason] = useState('');
@@ -199,6 +205,12 @@ function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
         <span class="muted">
           {rule.rule_type} · {rule.action}
         </span>
+        {policyName ? (
+          <>
+            {' '}
+            · <Link href={`/policies/${rule.policy_id}`}>{policyName}</Link>
+          </>
+        ) : null}
       </div>
       <p>{rule.natural_language}</p>
       {rule.review_notes ? <p class="muted small">Review: {rule.review_notes}</p> : null}
@@ -345,6 +357,31 @@ export function PolicyPage({ id }: { id: string }) {
           <Pager offset={offset} limit={PAGE} shown={itemsOf(rules.data).length} total={totalOf(rules.data)} onChange={setOffset} />
         </Card>
       </div>
+    </Page>
+  );
+}
+
+/** The team's rules waiting for review (draft), across its policies, oldest policy first as the API lists them. */
+export function RuleQueue() {
+  const { team } = useApp();
+  const [offset, setOffset] = useState(0);
+  const rules = useLoad(() => get('/v1/rules/', { team_id: team, status: 'draft', limit: PAGE, offset }), [team, offset]);
+  const policies = useLoad(() => get('/v1/policies/', { team_id: team, limit: 100 }), [team]);
+  const names = new Map<string, string>(itemsOf(policies.data).map((p) => [p.id as string, p.name as string]));
+  return (
+    <Page title="Rules to review">
+      <p class="muted">
+        Draft rules of every policy of the team. A policy is activated on its own page once each of its rules is approved (or deleted).{' '}
+        <Link href="/policies">All policies</Link>
+      </p>
+      <ErrorBox error={rules.error} />
+      <ul class="plain rules">
+        {itemsOf(rules.data).map((rule) => (
+          <RuleRow key={rule.id} rule={rule} onChanged={rules.reload} policyName={names.get(rule.policy_id) ?? 'its policy'} />
+        ))}
+        {rules.data && itemsOf(rules.data).length === 0 ? <li class="muted">Nothing to review.</li> : null}
+      </ul>
+      <Pager offset={offset} limit={PAGE} shown={itemsOf(rules.data).length} total={totalOf(rules.data)} onChange={setOffset} />
     </Page>
   );
 }
