@@ -109,7 +109,13 @@ export function EvaluationList() {
   const { team } = useApp();
   const [offset, setOffset] = useState(0);
   const [status, setStatus] = useState('');
-  const list = useLoad(() => get('/v1/evaluation-summaries/', { team_id: team, limit: PAGE, offset, status: status || undefined }), [team, offset, status]);
+  const [agentFilter, setAgentFilter] = useState('');
+  const list = useLoad(
+    () => get('/v1/evaluation-summaries/', { team_id: team, limit: PAGE, offset, status: status || undefined, agent_id: agentFilter || undefined }),
+    [team, offset, status, agentFilter],
+  );
+  const agents = useLoad(() => get('/v1/agent-configurations/', { team_id: team, limit: 1000 }), [team]);
+  const names = new Map<string, string>(itemsOf(agents.data).map((a) => [a.id as string, a.agent_name as string]));
   return (
     <Page title="Evaluations">
       <div class="grid2">
@@ -117,17 +123,31 @@ export function EvaluationList() {
           <StartEvaluation />
         </Card>
         <Card title="Runs">
-          <Field label="Status">
-            {(id) => (
-              <select id={id} value={status} onChange={(e) => (setStatus(valueOf(e)), setOffset(0))}>
-                <option value="">Any</option>
-                <option>running</option>
-                <option>completed</option>
-                <option>failed</option>
-                <option>cancelled</option>
-              </select>
-            )}
-          </Field>
+          <div class="filters">
+            <Field label="Agent">
+              {(id) => (
+                <select id={id} value={agentFilter} onChange={(e) => (setAgentFilter(valueOf(e)), setOffset(0))}>
+                  <option value="">Any</option>
+                  {itemsOf(agents.data).map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.agent_name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Status">
+              {(id) => (
+                <select id={id} value={status} onChange={(e) => (setStatus(valueOf(e)), setOffset(0))}>
+                  <option value="">Any</option>
+                  <option>running</option>
+                  <option>completed</option>
+                  <option>failed</option>
+                  <option>cancelled</option>
+                </select>
+              )}
+            </Field>
+          </div>
           <ErrorBox error={list.error} />
           {list.loading && !list.data ? <Loading /> : null}
           <TableWrap label="Evaluations of the team">
@@ -136,6 +156,7 @@ export function EvaluationList() {
               <thead>
                 <tr>
                   <th scope="col">Started</th>
+                  <th scope="col">Agent</th>
                   <th scope="col">Harnesses</th>
                   <th scope="col">Status</th>
                   <th scope="col">Overall</th>
@@ -147,6 +168,7 @@ export function EvaluationList() {
                     <td>
                       <Link href={`/evaluations/${e.id}`}>{fmtDate(e.created_at)}</Link>
                     </td>
+                    <td>{names.get(e.agent_id) ?? '—'}</td>
                     <td>{(e.harness_names ?? []).join(', ')}</td>
                     <td>{e.status}</td>
                     <td>
