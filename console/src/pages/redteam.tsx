@@ -162,6 +162,8 @@ export function CampaignPage({ id }: { id: string }) {
   // The status answer names no agent; the team's list does (newest first, so a recent campaign is on its first page).
   const listed = useLoad(() => get('/v1/campaigns', { team_id: team, limit: 1000 }), [team, id]);
   const agentId: string | null = itemsOf(listed.data).find((c) => c.campaign_id === id)?.agent_id ?? null;
+  const agent = useLoad(() => (agentId ? get(`/v1/agent-configurations/${agentId}`) : Promise.resolve(null)), [agentId]);
+  const [applied, setApplied] = useState(false);
   const running = status.data ? RUNNING.has(status.data.status) : true;
   usePoll(running && !status.error, status.reload, 1000);
   // The results answer pages by size (next_offset); the offsets already seen make "Previous".
@@ -189,6 +191,7 @@ export function CampaignPage({ id }: { id: string }) {
       if (!agentId) throw new Error('The campaign names no registered agent to apply guards to.');
       const config = await api('POST', '/v1/dome-configs', { config_body: suggestion.config_body, agent_id: agentId }, { team_id: team });
       await api('POST', `/v1/dome-configs/${config.id}/apply`, undefined, { team_id: team });
+      setApplied(true);
       return `Saved and applied configuration ${config.id.slice(0, 8)}: the suggested guards protect the agent now.`;
     });
   const downloadPath = `/v1/campaigns/${id}/results/download`;
@@ -201,7 +204,7 @@ export function CampaignPage({ id }: { id: string }) {
         {agentId ? (
           <>
             {' '}
-            · <Link href={`/agents/${agentId}`}>the agent</Link>
+            · against <Link href={`/agents/${agentId}`}>{agent.data?.agent_name ?? 'the agent'}</Link>
           </>
         ) : null}
       </p>
@@ -268,8 +271,8 @@ export function CampaignPage({ id }: { id: string }) {
                       </li>
                     ))}
                   </ul>
-                  <button type="button" class="primary" disabled={action.busy} onClick={applySuggestion}>
-                    Apply the suggested guards
+                  <button type="button" class="primary" disabled={action.busy || applied} onClick={applySuggestion}>
+                    {applied ? 'Applied' : 'Apply the suggested guards'}
                   </button>
                 </>
               ) : (
