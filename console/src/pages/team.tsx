@@ -222,6 +222,38 @@ function ApiKeys() {
   );
 }
 
+/** A super admin's new team, owned by them at first (they invite its people and may hand it over). */
+function NewTeam() {
+  const { me, reloadMe } = useApp();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const action = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      const team = await api('POST', '/v1/teams/', { name, description: description || null }, { owner_id: me.id });
+      session.setTeam(team.id);
+      await reloadMe();
+      setName('');
+      setDescription('');
+      return `Team ${team.name} made, and chosen in the top bar: invite its people here.`;
+    });
+  };
+  return (
+    <form onSubmit={submit}>
+      <Field label="Team name">{(id) => <input id={id} required maxLength={255} value={name} onInput={(e) => setName(valueOf(e))} />}</Field>
+      <Field label="Description">
+        {(id) => <input id={id} maxLength={1000} value={description} onInput={(e) => setDescription(valueOf(e))} />}
+      </Field>
+      <ErrorBox error={action.error} />
+      <Note note={action.note} />
+      <button type="submit" disabled={action.busy}>
+        Create team
+      </button>
+    </form>
+  );
+}
+
 /** An invitation's link, opened by the person invited (signed in to their own account): accepting it makes them a member. */
 export function InvitationPage({ id }: { id: string }) {
   const { reloadMe } = useApp();
@@ -273,6 +305,11 @@ export function TeamPage() {
           <ApiKeys />
         </Card>
         <ChangePassword onChanged={reloadMe} />
+        {me.is_super_admin ? (
+          <Card title="New team (super admins)">
+            <NewTeam />
+          </Card>
+        ) : null}
       </div>
     </Page>
   );
