@@ -333,6 +333,7 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
     const pages: [string, string][] = [
       ['/redteam', 'Red team'],
+      ['/policies/review', 'Rules to review'],
       ['/telemetry', 'Telemetry'],
       ['/personas', 'Personas and demographics'],
       ['/team', 'Default team'],
