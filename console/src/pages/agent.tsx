@@ -204,7 +204,8 @@ export function AgentPage({ id }: { id: string }) {
         <Card title="Evaluations">
           <ErrorBox error={evaluations.error} />
           <p>
-            Latest overall: <Score value={a.latest_evaluation?.overall_score ?? a.test_score} />
+            Trust score (the mean of each pillar's latest measurement): <Score value={a.test_score} /> · latest evaluation's overall:{' '}
+            <Score value={a.latest_evaluation?.overall_score} />
           </p>
           <BarChart title="Latest measurement of each pillar (95% intervals)" bars={pillars} max={1} format={(v) => v.toFixed(2)} />
           <ul class="plain">

@@ -97,14 +97,15 @@ export function AgentList() {
                 <th scope="col">Status</th>
                 <th scope="col">Stage</th>
                 <th scope="col">Protection</th>
-                <th scope="col">Overall score</th>
+                <th scope="col">Trust score</th>
+                <th scope="col">Latest evaluation</th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={7} class="muted">
+                  <td colSpan={8} class="muted">
                     No agent matches.
                   </td>
                 </tr>
@@ -121,7 +122,10 @@ export function AgentList() {
                     </td>
                     <td>{agent.protection_status}</td>
                     <td>
-                      <Score value={agent.latest_evaluation?.overall_score ?? agent.test_score} />
+                      <Score value={agent.test_score} />
+                    </td>
+                    <td>
+                      <Score value={agent.latest_evaluation?.overall_score} />
                     </td>
                     <td>{fmtDate(agent.updated_at)}</td>
                   </tr>
