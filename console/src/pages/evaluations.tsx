@@ -221,10 +221,18 @@ export function EvaluationPage({ id }: { id: string }) {
       actions={
         done ? (
           <>
-            <button type="button" onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/html`, `evaluation-${id}.html`)}.`)}>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/html`, `evaluation-${id}.html`)}.`)}
+            >
               Download HTML report
             </button>
-            <button type="button" onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/pdf`, `evaluation-${id}.pdf`)}.`)}>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/pdf`, `evaluation-${id}.pdf`)}.`)}
+            >
               Download PDF report
             </button>
           </>
@@ -255,7 +263,7 @@ export function EvaluationPage({ id }: { id: string }) {
         ) : null}
       </p>
       <ErrorBox error={action.error ?? s.error_message} />
-      <Note note={action.note} />
+      <Note note={action.busy ? 'Preparing the report…' : action.note} />
       {running ? (
         <Card title="Progress">
           <Progress done={s.progress?.done} total={s.progress?.total} label={s.status_message ?? 'Queued'} />
