@@ -263,7 +263,7 @@ export function EvaluationPage({ id }: { id: string }) {
         ) : null}
       </p>
       <ErrorBox error={action.error ?? s.error_message} />
-      <Note note={action.busy ? 'Preparing the report…' : action.note} />
+      <Note note={action.busy && done ? 'Preparing the report…' : action.note} />
       {running ? (
         <Card title="Progress">
           <Progress done={s.progress?.done} total={s.progress?.total} label={s.status_message ?? 'Queued'} />
