@@ -324,6 +324,17 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     await screenshot('06-campaign');
   });
 
+  it('creates a persona with the form', async () => {
+    await go('/personas', 'Personas and demographics');
+    await page.getByLabel('Name', { exact: true }).fill('Impatient shopper');
+    await page.getByLabel('Role').fill('customer');
+    await page.getByLabel('Intent').selectOption('adversarial');
+    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.getByRole('status').filter({ hasText: 'Persona created.' }).waitFor();
+    const listed = await t.app.inject({ method: 'GET', url: `/v1/personas/?team_id=${teamId}&search=Impatient`, headers: bearer(admin.token) });
+    expect(listed.json().results.map((p: { name: string; intent: string }) => [p.name, p.intent])).toEqual([['Impatient shopper', 'adversarial']]);
+  });
+
   it('passes axe on every other page, at 1280 px and 390 px, in the light and the dark theme', async () => {
     // On a fresh load the keyboard's first stop is the skip link, which moves the focus to the page.
     await go('/policies', 'Policies');
