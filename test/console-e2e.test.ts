@@ -158,6 +158,12 @@ describe.skipIf(!hasChromium)('the web console in Chromium', () => {
     expect(await page.getByLabel('API key', { exact: true }).inputValue()).toBe('');
     expect(await page.content()).not.toContain('sk-console-e2e-0123456789');
 
+    // An edit of the configuration is saved and said to be (the form starts again from what was stored).
+    await page.getByLabel('System prompt').fill('You answer questions about opening hours.');
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByRole('status').filter({ hasText: 'Configuration saved' }).waitFor();
+    expect(await page.getByLabel('System prompt').inputValue()).toBe('You answer questions about opening hours.');
+
     await page.getByRole('button', { name: 'Move to tested' }).click();
     await page.getByRole('button', { name: 'Move to hardened' }).click();
     await expect.poll(() => page.locator('.stages [aria-current="step"]').textContent()).toBe('hardened');

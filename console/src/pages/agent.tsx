@@ -52,8 +52,8 @@ function ConfigForm({ agent, onSaved }: { agent: any; onSaved: () => void }) {
       if (form.api_key) body.api_key = form.api_key;
       await api('PUT', `/v1/agent-configurations/${agent.id}`, body);
       setForm({ ...form, api_key: '' });
+      // The page reloads the agent and this form starts again from what was stored; the page says it was saved.
       onSaved();
-      return 'Saved.';
     });
   };
   return (
@@ -144,6 +144,7 @@ export function AgentPage({ id }: { id: string }) {
   const { team } = useApp();
   const agent = useLoad(() => get(`/v1/agent-configurations/${id}`, { include_scores: true }), [id]);
   const [evalOffset, setEvalOffset] = useState(0);
+  const [saved, setSaved] = useState<string | null>(null);
   const evaluations = useLoad(
     () => get('/v1/evaluation-summaries/', { team_id: team, agent_id: id, limit: EVALUATIONS_PAGE, offset: evalOffset }),
     [id, team, evalOffset],
@@ -199,7 +200,15 @@ export function AgentPage({ id }: { id: string }) {
           <Lifecycle agent={a} onMoved={agent.reload} />
         </Card>
         <Card title="Configuration">
-          <ConfigForm key={a.updated_at} agent={a} onSaved={agent.reload} />
+          <ConfigForm
+            key={a.updated_at}
+            agent={a}
+            onSaved={() => {
+              setSaved(`Configuration saved ${new Date().toLocaleTimeString()}.`);
+              agent.reload();
+            }}
+          />
+          <Note note={saved} />
         </Card>
         <Card title="Evaluations">
           <ErrorBox error={evaluations.error} />
