@@ -191,7 +191,9 @@ export function EvaluationPage({ id }: { id: string }) {
   const running = status.data ? RUNNING.has(status.data.status) : true;
   usePoll(running && !status.error, status.reload, 1000);
   const done = status.data?.status === 'completed';
-  const summary = useLoad(() => (done ? get(`/v1/evaluation-summaries/${id}`) : Promise.resolve(null)), [id, done]);
+  // Every ended run (completed, failed, cancelled) has a summary and reports: a stopped run's cover what it measured.
+  const ended = status.data !== undefined && !RUNNING.has(status.data.status);
+  const summary = useLoad(() => (ended ? get(`/v1/evaluation-summaries/${id}`) : Promise.resolve(null)), [id, ended]);
   const [failOffset, setFailOffset] = useState(0);
   const failures = useLoad(
     () => (status.data && !running ? get(`/v1/evaluation-results/${id}/results`, { passed: false, limit: 5, offset: failOffset }) : Promise.resolve(null)),
@@ -219,7 +221,7 @@ export function EvaluationPage({ id }: { id: string }) {
     <Page
       title={agent.data?.agent_name ? `Evaluation of ${agent.data.agent_name}` : 'Evaluation'}
       actions={
-        done ? (
+        ended ? (
           <>
             <button
               type="button"
@@ -242,8 +244,8 @@ export function EvaluationPage({ id }: { id: string }) {
             onClick={() =>
               action.run(async () => {
                 await api('POST', `/v1/evaluations/${id}/cancel`);
+                // The badge and the Stopped card say the rest.
                 status.reload();
-                return 'Cancelling.';
               })
             }
           >
@@ -263,7 +265,17 @@ export function EvaluationPage({ id }: { id: string }) {
         ) : null}
       </p>
       <ErrorBox error={action.error ?? s.error_message} />
-      <Note note={action.busy && done ? 'Preparing the report…' : action.note} />
+      <Note note={action.busy && ended ? 'Preparing the report…' : action.note} />
+      {ended && !done ? (
+        <Card title="Stopped">
+          <p>
+            {s.status_message ?? s.status}.{' '}
+            {details.overall || pillars.length
+              ? 'Its scores and reports cover what it measured.'
+              : 'It measured too little for a score; its reports say what it did.'}
+          </p>
+        </Card>
+      ) : null}
       {running ? (
         <Card title="Progress">
           <Progress done={s.progress?.done} total={s.progress?.total} label={s.status_message ?? 'Queued'} />
@@ -272,14 +284,16 @@ export function EvaluationPage({ id }: { id: string }) {
           </p>
         </Card>
       ) : null}
-      {done ? (
+      {ended && summary.data && (done || details.overall || pillars.length) ? (
         <div class="grid2">
           <Card title="Scores">
             <p class="big">
               Overall <Score value={summary.data?.overall_score ?? overall?.score} interval={intervalOf(overall)} n={overall?.n} />
             </p>
             <p class="muted small">
-              Pass threshold {details.pass_threshold ?? 0.7} · {details.passed === true ? 'passed' : details.passed === false ? 'not passed' : ''} ·{' '}
+              Verdict <strong>{details.verdict ?? (details.passed === true ? 'PASS' : details.passed === false ? 'FAIL' : '—')}</strong> (pass threshold{' '}
+              {details.pass_threshold ?? 0.7}
+              {(details.missing_pillars ?? []).length ? `; not measured: ${details.missing_pillars.join(', ')}` : ''}) ·{' '}
               {details.prompts ?? '—'} prompts,{' '}
               {details.errors ?? 0} errors
             </p>
