@@ -8,11 +8,11 @@ import { SignIn, ChangePassword } from './pages/signin';
 import { Dashboard } from './pages/dashboard';
 import { AgentList, AgentRegister } from './pages/agents';
 import { AgentPage } from './pages/agent';
-import { PolicyList, PolicyPage } from './pages/policies';
+import { PolicyList, PolicyPage, RuleQueue } from './pages/policies';
 import { EvaluationList, EvaluationPage } from './pages/evaluations';
 import { Guardrails } from './pages/guardrails';
 import { RedteamList, CampaignPage } from './pages/redteam';
-import { TeamPage } from './pages/team';
+import { InvitationPage, TeamPage } from './pages/team';
 import { PersonasPage } from './pages/personas';
 import { TelemetryPage } from './pages/telemetry';
 import { ErrorBox, Loading, valueOf } from './ui';
@@ -43,6 +43,7 @@ function Routes() {
   if (path === '/agents/new') return <AgentRegister />;
   if ((params = match('/agents/:id', path))) return <AgentPage id={params.id as string} />;
   if (path === '/policies') return <PolicyList />;
+  if (path === '/policies/review') return <RuleQueue />;
   if ((params = match('/policies/:id', path))) return <PolicyPage id={params.id as string} />;
   if (path === '/evaluations') return <EvaluationList />;
   if ((params = match('/evaluations/:id', path))) return <EvaluationPage id={params.id as string} />;
@@ -50,6 +51,7 @@ function Routes() {
   if (path === '/redteam') return <RedteamList />;
   if ((params = match('/redteam/:id', path))) return <CampaignPage id={params.id as string} />;
   if (path === '/team') return <TeamPage />;
+  if ((params = match('/invitations/:id', path))) return <InvitationPage id={params.id as string} />;
   if (path === '/personas') return <PersonasPage />;
   if (path === '/telemetry') return <TelemetryPage />;
   return (
@@ -103,6 +105,18 @@ function App() {
     void loadMe();
   }, []);
 
+  const signOut = async () => {
+    try {
+      await api('POST', '/v1/auth/jwt/logout');
+    } catch {
+      // Signing out locally is what matters; the token is dropped either way.
+    }
+    session.setToken(null);
+    session.setTeam(null);
+    setMe(null);
+    navigate('/sign-in', true);
+  };
+
   if (me === undefined) return <Loading what="Opening the console" />;
   if (me === null || path === '/sign-in') {
     return (
@@ -115,22 +129,10 @@ function App() {
   if (me.password_change_required) {
     return (
       <main id="main" class="signin-shell">
-        <ChangePassword first onChanged={loadMe} />
+        <ChangePassword first onChanged={loadMe} onSignOut={signOut} />
       </main>
     );
   }
-
-  const signOut = async () => {
-    try {
-      await api('POST', '/v1/auth/jwt/logout');
-    } catch {
-      // Signing out locally is what matters; the token is dropped either way.
-    }
-    session.setToken(null);
-    session.setTeam(null);
-    setMe(null);
-    navigate('/sign-in', true);
-  };
 
   return (
     <AppContext.Provider value={{ me, team, teams, reloadMe: loadMe }}>
@@ -203,7 +205,13 @@ function App() {
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          {team ? <Routes /> : <p class="error" role="alert">You belong to no team yet: ask an administrator to add you to one.</p>}
+          {team || path.startsWith('/invitations/') ? (
+            <Routes />
+          ) : (
+            <p class="error" role="alert">
+              You belong to no team yet: ask an administrator to add you to one.
+            </p>
+          )}
         </main>
       </div>
     </AppContext.Provider>

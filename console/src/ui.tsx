@@ -225,16 +225,21 @@ export interface Bar {
   interval?: [number, number] | null;
 }
 
-/** Horizontal bars in SVG, with the numbers in a text alternative (role="img" + label). */
+/**
+ * Horizontal bars in SVG, with the numbers in a text alternative (role="img" + label). A bar's
+ * interval is drawn as a whisker and printed beside its value, `0.33 (0.18–0.53)`.
+ */
 export function BarChart(props: { title: string; bars: Bar[]; max?: number; format?: (v: number) => string }) {
   const format = props.format ?? ((v: number) => fmtNumber(v));
   const max = props.max ?? Math.max(1, ...props.bars.map((b) => b.interval?.[1] ?? b.value));
+  const text = (bar: Bar) => (bar.interval ? `${format(bar.value)} (${format(bar.interval[0])}–${format(bar.interval[1])})` : format(bar.value));
+  const withIntervals = props.bars.some((b) => b.interval);
   const rowHeight = 26;
   const labelWidth = 130;
-  const width = 420;
-  const plot = width - labelWidth - 60;
+  const width = 460;
+  const plot = width - labelWidth - (withIntervals ? 130 : 60);
   const height = Math.max(rowHeight, props.bars.length * rowHeight) + 4;
-  const summary = props.bars.map((b) => `${b.label} ${format(b.value)}`).join(', ');
+  const summary = props.bars.map((b) => `${b.label} ${text(b)}`).join(', ');
   if (props.bars.length === 0) return <p class="muted">No data for {props.title.toLowerCase()} yet.</p>;
   return (
     <figure class="chart">
@@ -242,24 +247,28 @@ export function BarChart(props: { title: string; bars: Bar[]; max?: number; form
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${props.title}: ${summary}`} preserveAspectRatio="xMinYMin meet">
         {props.bars.map((bar, i) => {
           const y = i * rowHeight + 4;
-          const w = max > 0 ? (bar.value / max) * plot : 0;
+          const w = max > 0 ? Math.max(0, (bar.value / max) * plot) : 0;
+          const right = bar.interval && max > 0 ? Math.max(w, (bar.interval[1] / max) * plot) : w;
           return (
             <g key={bar.label}>
               <text x={labelWidth - 6} y={y + 14} text-anchor="end" class="chart-label">
                 {bar.label.length > 18 ? `${bar.label.slice(0, 17)}…` : bar.label}
               </text>
-              <rect x={labelWidth} y={y} width={Math.max(0, w)} height={rowHeight - 8} class="chart-bar" rx="2" />
+              <rect x={labelWidth} y={y} width={w} height={rowHeight - 8} class="chart-bar" rx="2" />
               {bar.interval ? (
-                <line
-                  x1={labelWidth + (bar.interval[0] / max) * plot}
-                  x2={labelWidth + (bar.interval[1] / max) * plot}
-                  y1={y + (rowHeight - 8) / 2}
-                  y2={y + (rowHeight - 8) / 2}
-                  class="chart-interval"
-                />
+                <g class="chart-interval">
+                  <line
+                    x1={labelWidth + (bar.interval[0] / max) * plot}
+                    x2={labelWidth + (bar.interval[1] / max) * plot}
+                    y1={y + (rowHeight - 8) / 2}
+                    y2={y + (rowHeight - 8) / 2}
+                  />
+                  <line x1={labelWidth + (bar.interval[0] / max) * plot} x2={labelWidth + (bar.interval[0] / max) * plot} y1={y + 3} y2={y + rowHeight - 11} />
+                  <line x1={labelWidth + (bar.interval[1] / max) * plot} x2={labelWidth + (bar.interval[1] / max) * plot} y1={y + 3} y2={y + rowHeight - 11} />
+                </g>
               ) : null}
-              <text x={labelWidth + Math.max(0, w) + 6} y={y + 14} class="chart-value">
-                {format(bar.value)}
+              <text x={labelWidth + right + 6} y={y + 14} class="chart-value">
+                {text(bar)}
               </text>
             </g>
           );
@@ -269,47 +278,70 @@ export function BarChart(props: { title: string; bars: Bar[]; max?: number; form
   );
 }
 
-/** A line over time (telemetry series), x in epoch seconds. */
-export function LineChart(props: { title: string; series: { name: string; points: { t: number; v: number }[] }[]; unit?: string }) {
+/** Lines over time (telemetry series), x in epoch seconds; points other than zero are dots too, so a series of one point shows. */
+export function LineChart(props: {
+  title: string;
+  series: { name: string; points: { t: number; v: number }[] }[];
+  unit?: string;
+  format?: (v: number) => string;
+}) {
   const all = props.series.flatMap((s) => s.points);
   if (all.length === 0) return <p class="muted">No data points for {props.title.toLowerCase()} in this range.</p>;
+  const format = props.format ?? ((v: number) => `${fmtNumber(v)}${props.unit ?? ''}`);
   const width = 560;
   const height = 200;
-  const pad = 36;
+  const pad = 40;
   const minT = Math.min(...all.map((p) => p.t));
   const maxT = Math.max(...all.map((p) => p.t));
   const maxV = Math.max(1e-9, ...all.map((p) => p.v));
-  const x = (t: number) => pad + ((t - minT) / Math.max(1, maxT - minT)) * (width - pad * 2);
+  // One instant only: the dots sit in the middle rather than on the left edge.
+  const x = (t: number) => (maxT === minT ? width / 2 : pad + ((t - minT) / (maxT - minT)) * (width - pad * 2));
   const y = (v: number) => height - pad - (v / maxV) * (height - pad * 2);
+  const latest = props.series.map((s) => `${s.name} ${s.points.length ? format(s.points[s.points.length - 1]!.v) : '—'}`).join(', ');
   return (
     <figure class="chart">
       <figcaption>{props.title}</figcaption>
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={`${props.title}: ${props.series.length} series, up to ${fmtNumber(maxV)}${props.unit ?? ''}`}
+        aria-label={`${props.title} from ${fmtDate(minT)} to ${fmtDate(maxT)}: ${all.length} points, highest ${format(maxV)}; latest ${latest}`}
       >
         <line x1={pad} x2={width - pad} y1={height - pad} y2={height - pad} class="chart-axis" />
         <line x1={pad} x2={pad} y1={pad / 2} y2={height - pad} class="chart-axis" />
-        <text x={4} y={pad / 2 + 4} class="chart-label">
-          {fmtNumber(maxV)}
-          {props.unit ?? ''}
+        <text x={pad - 4} y={pad / 2 + 4} text-anchor="end" class="chart-label">
+          {format(maxV)}
         </text>
-        <text x={pad} y={height - 10} class="chart-label">
+        <text x={pad - 4} y={height - pad + 4} text-anchor="end" class="chart-label">
+          0
+        </text>
+        <text x={pad} y={height - 12} class="chart-label">
           {fmtDate(minT)}
         </text>
-        <text x={width - pad} y={height - 10} text-anchor="end" class="chart-label">
-          {fmtDate(maxT)}
-        </text>
+        {maxT !== minT ? (
+          <text x={width - pad} y={height - 12} text-anchor="end" class="chart-label">
+            {fmtDate(maxT)}
+          </text>
+        ) : null}
         {props.series.map((s, i) => (
-          <polyline
-            key={s.name}
-            class={`chart-line chart-line-${i % 4}`}
-            points={s.points.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(' ')}
-          />
+          <g key={s.name} class={`chart-series-${i % 4}`}>
+            {s.points.length > 1 ? <polyline class="chart-line" points={s.points.map((p) => `${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(' ')} /> : null}
+            {s.points
+              .filter((p) => s.points.length <= 3 || p.v !== 0)
+              .map((p) => (
+                <circle key={p.t} cx={x(p.t).toFixed(1)} cy={y(p.v).toFixed(1)} r="3" class="chart-dot" />
+              ))}
+          </g>
         ))}
       </svg>
-      {props.series.length > 1 ? <p class="muted small">{props.series.map((s) => s.name).join(' · ')}</p> : null}
+      {props.series.length > 1 || props.series[0]?.name ? (
+        <ul class="legend" aria-hidden="true">
+          {props.series.map((s, i) => (
+            <li key={s.name}>
+              <span class={`swatch chart-series-${i % 4}`} /> {s.name}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </figure>
   );
 }
@@ -329,6 +361,26 @@ export function Progress(props: { done: number | null | undefined; total: number
 export function Badge({ children, tone }: { children: ComponentChildren; tone?: 'good' | 'bad' | 'warn' | 'info' }) {
   return <span class={`badge ${tone ?? ''}`}>{children}</span>;
 }
+
+/** A table that may scroll sideways on a narrow screen: a named region the keyboard can reach and scroll (axe: scrollable-region-focusable). */
+export function TableWrap(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={props.label}>
+      {props.children}
+    </div>
+  );
+}
+
+/** A duration given in days, in the unit a person would say it in: 40 s, 12 min, 5.5 h, 3.2 days. */
+export function fmtDays(days: number | null | undefined): string {
+  if (days === null || days === undefined || Number.isNaN(days)) return '—';
+  const seconds = days * 86400;
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 86400) return `${oneDecimal.format(seconds / 3600)} h`;
+  return `${oneDecimal.format(days)} days`;
+}
+const oneDecimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 
 /** The value of the input, select or textarea an event came from. */
 export const valueOf = (event: Event): string => (event.target as HTMLInputElement).value;

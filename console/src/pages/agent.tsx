@@ -1,9 +1,30 @@
 import { useState } from 'preact/hooks';
-import { api, get, itemsOf } from '../api';
+import { api, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link } from '../router';
 import { STAGES, nextStage } from '../stages';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Score, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import {
+  Badge,
+  BarChart,
+  Card,
+  ErrorBox,
+  Field,
+  Loading,
+  Note,
+  Page,
+  Pager,
+  Score,
+  fmtDate,
+  fmtDays,
+  fmtNumber,
+  intervalOf,
+  useAction,
+  useLoad,
+  valueOf,
+} from '../ui';
+
+const HISTORY_PAGE = 20;
+const EVALUATIONS_PAGE = 5;
 
 function ConfigForm({ agent, onSaved }: { agent: any; onSaved: () => void }) {
   const [form, setForm] = useState({
@@ -31,8 +52,8 @@ function ConfigForm({ agent, onSaved }: { agent: any; onSaved: () => void }) {
       if (form.api_key) body.api_key = form.api_key;
       await api('PUT', `/v1/agent-configurations/${agent.id}`, body);
       setForm({ ...form, api_key: '' });
+      // The page reloads the agent and this form starts again from what was stored; the page says it was saved.
       onSaved();
-      return 'Saved.';
     });
   };
   return (
@@ -58,7 +79,11 @@ function ConfigForm({ agent, onSaved }: { agent: any; onSaved: () => void }) {
 }
 
 function Lifecycle({ agent, onMoved }: { agent: any; onMoved: () => void }) {
-  const history = useLoad(() => get(`/v1/agent-configurations/${agent.id}/lifecycle/history`, { limit: 100 }), [agent.id, agent.trust_stage]);
+  const [offset, setOffset] = useState(0);
+  const history = useLoad(
+    () => get(`/v1/agent-configurations/${agent.id}/lifecycle/history`, { limit: HISTORY_PAGE, offset }),
+    [agent.id, agent.trust_stage, offset],
+  );
   const action = useAction();
   const [target, setTarget] = useState('');
   const next = nextStage(agent.trust_stage);
@@ -110,6 +135,7 @@ function Lifecycle({ agent, onMoved }: { agent: any; onMoved: () => void }) {
         ))}
         {history.data && itemsOf(history.data).length === 0 ? <li class="muted">Registered; no stage change yet.</li> : null}
       </ol>
+      <Pager offset={offset} limit={HISTORY_PAGE} shown={itemsOf(history.data).length} total={totalOf(history.data)} onChange={setOffset} />
     </div>
   );
 }
@@ -117,15 +143,29 @@ function Lifecycle({ agent, onMoved }: { agent: any; onMoved: () => void }) {
 export function AgentPage({ id }: { id: string }) {
   const { team } = useApp();
   const agent = useLoad(() => get(`/v1/agent-configurations/${id}`, { include_scores: true }), [id]);
-  const evaluations = useLoad(() => get('/v1/evaluation-summaries/', { agent_id: id, limit: 10 }), [id]);
-  const dome = useLoad(() => get(`/v1/agent-configurations/${id}/dome-configs`, { team_id: team }), [id, team]);
+  const [evalOffset, setEvalOffset] = useState(0);
+  const [saved, setSaved] = useState<string | null>(null);
+  const evaluations = useLoad(
+    () => get('/v1/evaluation-summaries/', { team_id: team, agent_id: id, limit: EVALUATIONS_PAGE, offset: evalOffset }),
+    [id, team, evalOffset],
+  );
+  // The agent's saved guard configurations (the list answers an empty page where the agent's own endpoint answers 404).
+  const dome = useLoad(() => get('/v1/dome-configs', { team_id: team, agent_id: id, limit: 10 }), [id, team]);
   const campaigns = useLoad(() => get('/v1/campaigns', { team_id: team, limit: 100 }), [team]);
-  const traffic = useLoad(() => get('/v1/telemetry/logs', { agent_configuration_id: id, time_range: '1h', limit: 20 }), [id]);
+  const scope = { agent_configuration_id: id, time_range: '1h', team_id: team };
+  const traffic = useLoad(() => get('/v1/telemetry/logs', { ...scope, limit: 10 }), [id, team]);
+  const calls = useLoad(() => get('/v1/telemetry/counters/gateway_requests_total/total', scope), [id, team]);
+  const blocked = useLoad(() => get('/v1/telemetry/counters/gateway_blocked_total/total', scope), [id, team]);
   if (agent.loading && !agent.data) return <Loading />;
   if (!agent.data) return <ErrorBox error={agent.error} />;
   const a = agent.data;
   const mine = itemsOf(campaigns.data).filter((c) => c.agent_id === id);
-  const domeConfig = dome.data?.dome_config ?? dome.data?.config ?? (dome.data?.id ? dome.data : null);
+  const configs = itemsOf(dome.data);
+  const domeConfig = configs.find((c) => c.id === a.dome_config_id) ?? configs.find((c) => c.status === 'applied') ?? configs[0] ?? null;
+  const pillars = Object.entries((a.evidence?.pillars ?? {}) as Record<string, any>)
+    .filter(([, v]) => v && typeof v.score === 'number')
+    .map(([name, v]) => ({ label: name, value: v.score as number, interval: intervalOf(v) }));
+  const lines = ((traffic.data?.streams ?? []) as any[]).flatMap((s) => s.entries ?? []).sort((x: any, y: any) => y.timestamp - x.timestamp);
   return (
     <Page
       title={a.agent_name}
@@ -138,7 +178,7 @@ export function AgentPage({ id }: { id: string }) {
             Red-team
           </Link>
           <Link href={`/guardrails?agent=${id}`} class="button">
-            Guardrails
+            Configure guards
           </Link>
         </>
       }
@@ -148,51 +188,92 @@ export function AgentPage({ id }: { id: string }) {
         <Badge tone={a.protection_status === 'unprotected' ? 'warn' : 'good'}>{a.protection_status}</Badge>{' '}
         <span class="muted">status {a.status}</span>{' '}
         <span class="muted">· registered {fmtDate(a.created_at)}</span>
-        {a.trusted_at && typeof a.ttt_days === 'number' ? <span class="muted"> · trusted in {a.ttt_days.toFixed(1)} days</span> : null}
+        {a.trusted_at && typeof a.ttt_days === 'number' ? (
+          <span class="muted">
+            {' '}
+            · time to trust {fmtDays(a.ttt_days)} (hardened {fmtDate(a.trusted_at)})
+          </span>
+        ) : null}
       </p>
       <div class="grid2">
         <Card title="Lifecycle">
           <Lifecycle agent={a} onMoved={agent.reload} />
         </Card>
         <Card title="Configuration">
-          <ConfigForm key={a.updated_at} agent={a} onSaved={agent.reload} />
+          <ConfigForm
+            key={a.updated_at}
+            agent={a}
+            onSaved={() => {
+              setSaved(`Configuration saved ${new Date().toLocaleTimeString()}.`);
+              agent.reload();
+            }}
+          />
+          <Note note={saved} />
         </Card>
         <Card title="Evaluations">
           <ErrorBox error={evaluations.error} />
           <p>
-            Latest overall: <Score value={a.latest_evaluation?.overall_score ?? a.test_score} />
+            Trust score (the mean of each pillar's latest measurement): <Score value={a.test_score} /> · latest evaluation's overall:{' '}
+            <Score value={a.latest_evaluation?.overall_score} />
           </p>
+          <BarChart title="Latest measurement of each pillar (95% intervals)" bars={pillars} max={1} format={(v) => v.toFixed(2)} />
           <ul class="plain">
             {itemsOf(evaluations.data).map((e) => (
               <li key={e.id}>
-                <Link href={`/evaluations/${e.id}`}>{fmtDate(e.created_at)}</Link> {e.status} · overall <Score value={e.overall_score} /> ·{' '}
-                {(e.harness_names ?? []).join(', ')}
+                <Link href={`/evaluations/${e.id}`}>{fmtDate(e.created_at)}</Link> {e.status} · overall{' '}
+                <Score value={e.overall_score} interval={intervalOf(e.pillar_details?.overall)} /> · {(e.harness_names ?? []).join(', ')}
               </li>
             ))}
             {evaluations.data && itemsOf(evaluations.data).length === 0 ? <li class="muted">Not evaluated yet.</li> : null}
           </ul>
+          <Pager
+            offset={evalOffset}
+            limit={EVALUATIONS_PAGE}
+            shown={itemsOf(evaluations.data).length}
+            total={totalOf(evaluations.data)}
+            onChange={setEvalOffset}
+          />
         </Card>
         <Card title="Guard configuration">
           <ErrorBox error={dome.error} />
           {domeConfig ? (
             <>
               <p>
-                {domeConfig.id ? <code>{domeConfig.id}</code> : null} {domeConfig.status}
+                <code>{domeConfig.id.slice(0, 8)}</code> <Badge tone={domeConfig.status === 'applied' ? 'good' : undefined}>{domeConfig.status}</Badge>{' '}
+                <span class="muted">
+                  input: {(domeConfig.config_body?.['input-guards'] ?? []).join(', ') || 'none'} · output:{' '}
+                  {(domeConfig.config_body?.['output-guards'] ?? []).join(', ') || 'none'}
+                </span>
               </p>
-              <pre class="code" tabIndex={0} aria-label="The guard configuration">
-                {JSON.stringify(domeConfig.config_body ?? domeConfig, null, 2).slice(0, 2000)}
-              </pre>
+              <details>
+                <summary>The whole configuration</summary>
+                <pre class="code" tabIndex={0} aria-label="The guard configuration">
+                  {JSON.stringify(domeConfig.config_body ?? domeConfig, null, 2).slice(0, 4000)}
+                </pre>
+              </details>
+              <p>
+                <Link href={`/guardrails?agent=${id}`}>Edit, apply or try it in the playground</Link>
+              </p>
             </>
-          ) : (
-            <p class="muted">No guards configured. <Link href={`/guardrails?agent=${id}`}>Configure them</Link>.</p>
-          )}
+          ) : dome.data ? (
+            <p class="muted">
+              No guards configured. <Link href={`/guardrails?agent=${id}`}>Configure them</Link>.
+            </p>
+          ) : null}
         </Card>
         <Card title="Red-team findings">
           <ErrorBox error={campaigns.error} />
           <ul class="plain">
             {mine.slice(0, 10).map((c) => (
               <li key={c.campaign_id}>
-                <Link href={`/redteam/${c.campaign_id}`}>{fmtDate(c.created_at)}</Link> {c.status} · {(c.categories ?? []).join(', ')}
+                <Link href={`/redteam/${c.campaign_id}`}>{fmtDate(c.created_at)}</Link> {c.status}
+                {c.summary ? (
+                  <>
+                    {' '}
+                    · <strong>{c.summary.failed ?? 0} of {c.summary.total_tests ?? 0} attacks worked</strong>
+                  </>
+                ) : null}{' '}
+                · <span class="muted">{(c.categories ?? []).join(', ')}</span>
               </li>
             ))}
             {campaigns.data && mine.length === 0 ? <li class="muted">No campaign against this agent yet.</li> : null}
@@ -200,16 +281,27 @@ export function AgentPage({ id }: { id: string }) {
         </Card>
         <Card title="Recent traffic">
           {traffic.error ? (
-            <p class="muted">Telemetry: {traffic.error}</p>
+            <ErrorBox error={traffic.error} />
           ) : (
-            <ul class="plain log">
-              {(traffic.data?.streams ?? []).flatMap((s: any) => s.entries ?? []).slice(0, 20).map((entry: any, i: number) => (
-                <li key={i}>
-                  <time>{fmtDate(entry.timestamp / 1e9)}</time> {entry.line}
-                </li>
-              ))}
-              {traffic.data && (traffic.data.streams ?? []).length === 0 ? <li class="muted">No traffic in the last hour.</li> : null}
-            </ul>
+            <>
+              <p>
+                Gateway calls in the last hour: <strong>{calls.data ? fmtNumber(calls.data.total_count) : '—'}</strong>, blocked by a guard:{' '}
+                <strong>{blocked.data ? fmtNumber(blocked.data.total_count) : '—'}</strong>.{' '}
+                <Link href={`/telemetry?agent=${id}`}>Telemetry of this agent</Link>
+              </p>
+              <ul class="plain log">
+                {lines.slice(0, 10).map((entry: any, i: number) => (
+                  <li key={i}>
+                    <time>{fmtDate(entry.timestamp / 1e9)}</time> {entry.line}
+                  </li>
+                ))}
+                {traffic.data && lines.length === 0 ? (
+                  <li class="muted">
+                    No traffic in the last hour. Calls through <code>POST /v1/gateway/{id}/chat/completions</code> are guarded and show here.
+                  </li>
+                ) : null}
+              </ul>
+            </>
           )}
         </Card>
       </div>

@@ -3,7 +3,7 @@ import { api, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate, useLocation } from '../router';
 import { AGENT_STATUSES, STAGES } from '../stages';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, Score, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, Score, fmtDate, useAction, useLoad, valueOf, TableWrap } from '../ui';
 
 const PAGE = 25;
 
@@ -87,7 +87,7 @@ export function AgentList() {
       {list.loading && !list.data ? (
         <Loading />
       ) : (
-        <div class="table-wrap">
+        <TableWrap label="Agents of the team">
           <table>
             <caption class="sr-only">Agents of the team</caption>
             <thead>
@@ -97,14 +97,15 @@ export function AgentList() {
                 <th scope="col">Status</th>
                 <th scope="col">Stage</th>
                 <th scope="col">Protection</th>
-                <th scope="col">Overall score</th>
+                <th scope="col">Trust score</th>
+                <th scope="col">Latest evaluation</th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={7} class="muted">
+                  <td colSpan={8} class="muted">
                     No agent matches.
                   </td>
                 </tr>
@@ -121,7 +122,10 @@ export function AgentList() {
                     </td>
                     <td>{agent.protection_status}</td>
                     <td>
-                      <Score value={agent.latest_evaluation?.overall_score ?? agent.test_score} />
+                      <Score value={agent.test_score} />
+                    </td>
+                    <td>
+                      <Score value={agent.latest_evaluation?.overall_score} />
                     </td>
                     <td>{fmtDate(agent.updated_at)}</td>
                   </tr>
@@ -129,7 +133,7 @@ export function AgentList() {
               )}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Pager offset={offset} limit={PAGE} shown={rows.length} total={totalOf(list.data)} onChange={setOffset} />
     </Page>
@@ -227,7 +231,9 @@ function ImportForm() {
     action.run(async () => {
       const answer = await api('POST', '/v1/agent-configurations/import/validate', body(), { team_id: team });
       setWarnings(answer.warnings ?? []);
-      return answer.valid === false ? `Not importable: ${(answer.errors ?? []).join('; ')}` : 'It can be imported.';
+      if (answer.valid === false) throw new Error(`Not importable: ${(answer.errors ?? []).join('; ')}`);
+      const card = answer.agent_card?.name ? `, as "${answer.agent_card.name}"` : '';
+      return `It can be imported${card}, with ${String(answer.access_level ?? 'black_box').replace('_', '-')} access.`;
     });
   const submit = (e: Event) => {
     e.preventDefault();

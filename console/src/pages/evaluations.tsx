@@ -20,6 +20,7 @@ import {
   useAction,
   useLoad,
   usePoll,
+  TableWrap,
   valueOf,
 } from '../ui';
 
@@ -108,7 +109,13 @@ export function EvaluationList() {
   const { team } = useApp();
   const [offset, setOffset] = useState(0);
   const [status, setStatus] = useState('');
-  const list = useLoad(() => get('/v1/evaluation-summaries/', { team_id: team, limit: PAGE, offset, status: status || undefined }), [team, offset, status]);
+  const [agentFilter, setAgentFilter] = useState('');
+  const list = useLoad(
+    () => get('/v1/evaluation-summaries/', { team_id: team, limit: PAGE, offset, status: status || undefined, agent_id: agentFilter || undefined }),
+    [team, offset, status, agentFilter],
+  );
+  const agents = useLoad(() => get('/v1/agent-configurations/', { team_id: team, limit: 1000 }), [team]);
+  const names = new Map<string, string>(itemsOf(agents.data).map((a) => [a.id as string, a.agent_name as string]));
   return (
     <Page title="Evaluations">
       <div class="grid2">
@@ -116,25 +123,40 @@ export function EvaluationList() {
           <StartEvaluation />
         </Card>
         <Card title="Runs">
-          <Field label="Status">
-            {(id) => (
-              <select id={id} value={status} onChange={(e) => (setStatus(valueOf(e)), setOffset(0))}>
-                <option value="">Any</option>
-                <option>running</option>
-                <option>completed</option>
-                <option>failed</option>
-                <option>cancelled</option>
-              </select>
-            )}
-          </Field>
+          <div class="filters">
+            <Field label="Agent">
+              {(id) => (
+                <select id={id} value={agentFilter} onChange={(e) => (setAgentFilter(valueOf(e)), setOffset(0))}>
+                  <option value="">Any</option>
+                  {itemsOf(agents.data).map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.agent_name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Status">
+              {(id) => (
+                <select id={id} value={status} onChange={(e) => (setStatus(valueOf(e)), setOffset(0))}>
+                  <option value="">Any</option>
+                  <option>running</option>
+                  <option>completed</option>
+                  <option>failed</option>
+                  <option>cancelled</option>
+                </select>
+              )}
+            </Field>
+          </div>
           <ErrorBox error={list.error} />
           {list.loading && !list.data ? <Loading /> : null}
-          <div class="table-wrap">
+          <TableWrap label="Evaluations of the team">
             <table>
               <caption class="sr-only">Evaluations of the team</caption>
               <thead>
                 <tr>
                   <th scope="col">Started</th>
+                  <th scope="col">Agent</th>
                   <th scope="col">Harnesses</th>
                   <th scope="col">Status</th>
                   <th scope="col">Overall</th>
@@ -146,6 +168,7 @@ export function EvaluationList() {
                     <td>
                       <Link href={`/evaluations/${e.id}`}>{fmtDate(e.created_at)}</Link>
                     </td>
+                    <td>{names.get(e.agent_id) ?? '—'}</td>
                     <td>{(e.harness_names ?? []).join(', ')}</td>
                     <td>{e.status}</td>
                     <td>
@@ -155,7 +178,7 @@ export function EvaluationList() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager offset={offset} limit={PAGE} shown={itemsOf(list.data).length} total={totalOf(list.data)} onChange={setOffset} />
         </Card>
       </div>
@@ -168,12 +191,16 @@ export function EvaluationPage({ id }: { id: string }) {
   const running = status.data ? RUNNING.has(status.data.status) : true;
   usePoll(running && !status.error, status.reload, 1000);
   const done = status.data?.status === 'completed';
-  const summary = useLoad(() => (done ? get(`/v1/evaluation-summaries/${id}`) : Promise.resolve(null)), [id, done]);
+  // Every ended run (completed, failed, cancelled) has a summary and reports: a stopped run's cover what it measured.
+  const ended = status.data !== undefined && !RUNNING.has(status.data.status);
+  const summary = useLoad(() => (ended ? get(`/v1/evaluation-summaries/${id}`) : Promise.resolve(null)), [id, ended]);
   const [failOffset, setFailOffset] = useState(0);
   const failures = useLoad(
     () => (status.data && !running ? get(`/v1/evaluation-results/${id}/results`, { passed: false, limit: 5, offset: failOffset }) : Promise.resolve(null)),
     [id, running, failOffset],
   );
+  const agentId: string | undefined = status.data?.agent_id;
+  const agent = useLoad(() => (agentId ? get(`/v1/agent-configurations/${agentId}`) : Promise.resolve(null)), [agentId]);
   const action = useAction();
   if (!status.data) return status.error ? <ErrorBox error={status.error} /> : <Loading />;
   const s = status.data;
@@ -181,23 +208,33 @@ export function EvaluationPage({ id }: { id: string }) {
   const pillars = Object.entries((details.pillars ?? {}) as Record<string, any>)
     .filter(([, v]) => v && typeof v.score === 'number')
     .map(([name, v]) => ({ label: name, value: v.score as number, interval: intervalOf(v) }));
+  // A harness's score is `{score, n, low, high}` (the Wilson interval of its prompts).
   const harnessBars = ((details.harnesses ?? []) as any[])
-    .filter((h) => typeof h.score === 'number')
-    .map((h) => ({ label: h.name ?? h.harness, value: h.score as number, interval: intervalOf(h) }));
+    .map((h) => ({ h, score: typeof h.score === 'number' ? h.score : h.score?.score }))
+    .filter(({ score }) => typeof score === 'number')
+    .map(({ h, score }) => ({ label: String(h.name ?? h.id ?? h.harness), value: score as number, interval: intervalOf(h.score) }));
   const overall = details.overall ?? null;
   const scoreBars = Object.entries((s.scores ?? {}) as Record<string, unknown>)
     .filter((entry): entry is [string, number] => typeof entry[1] === 'number')
     .map(([label, value]) => ({ label, value }));
   return (
     <Page
-      title="Evaluation"
+      title={agent.data?.agent_name ? `Evaluation of ${agent.data.agent_name}` : 'Evaluation'}
       actions={
-        done ? (
+        ended ? (
           <>
-            <button type="button" onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/html`, `evaluation-${id}.html`)}.`)}>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/html`, `evaluation-${id}.html`)}.`)}
+            >
               Download HTML report
             </button>
-            <button type="button" onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/pdf`, `evaluation-${id}.pdf`)}.`)}>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => action.run(async () => `Saved ${await download(`/v1/evaluations/${id}/pdf`, `evaluation-${id}.pdf`)}.`)}
+            >
               Download PDF report
             </button>
           </>
@@ -207,8 +244,8 @@ export function EvaluationPage({ id }: { id: string }) {
             onClick={() =>
               action.run(async () => {
                 await api('POST', `/v1/evaluations/${id}/cancel`);
+                // The badge and the Stopped card say the rest.
                 status.reload();
-                return 'Cancelling.';
               })
             }
           >
@@ -223,12 +260,22 @@ export function EvaluationPage({ id }: { id: string }) {
         {s.agent_id ? (
           <>
             {' '}
-            · <Link href={`/agents/${s.agent_id}`}>the agent</Link>
+            · harnesses {(s.harness_names ?? []).join(', ')} · <Link href={`/agents/${s.agent_id}`}>{agent.data?.agent_name ?? 'the agent'}</Link>
           </>
         ) : null}
       </p>
       <ErrorBox error={action.error ?? s.error_message} />
-      <Note note={action.note} />
+      <Note note={action.busy && ended ? 'Preparing the report…' : action.note} />
+      {ended && !done ? (
+        <Card title="Stopped">
+          <p>
+            {s.status_message ?? s.status}.{' '}
+            {details.overall || pillars.length
+              ? 'Its scores and reports cover what it measured.'
+              : 'It measured too little for a score; its reports say what it did.'}
+          </p>
+        </Card>
+      ) : null}
       {running ? (
         <Card title="Progress">
           <Progress done={s.progress?.done} total={s.progress?.total} label={s.status_message ?? 'Queued'} />
@@ -237,14 +284,16 @@ export function EvaluationPage({ id }: { id: string }) {
           </p>
         </Card>
       ) : null}
-      {done ? (
+      {ended && summary.data && (done || details.overall || pillars.length) ? (
         <div class="grid2">
           <Card title="Scores">
             <p class="big">
               Overall <Score value={summary.data?.overall_score ?? overall?.score} interval={intervalOf(overall)} n={overall?.n} />
             </p>
             <p class="muted small">
-              Pass threshold {details.pass_threshold ?? 0.7} · {details.passed === true ? 'passed' : details.passed === false ? 'not passed' : ''} ·{' '}
+              Verdict <strong>{details.verdict ?? (details.passed === true ? 'PASS' : details.passed === false ? 'FAIL' : '—')}</strong> (pass threshold{' '}
+              {details.pass_threshold ?? 0.7}
+              {(details.missing_pillars ?? []).length ? `; not measured: ${details.missing_pillars.join(', ')}` : ''}) ·{' '}
               {details.prompts ?? '—'} prompts,{' '}
               {details.errors ?? 0} errors
             </p>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, useLocation } from '../router';
-import { Badge, Card, ErrorBox, Field, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import { Badge, Card, ErrorBox, Field, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf, TableWrap } from '../ui';
 
 const PAGE = 10;
 
@@ -162,7 +162,7 @@ export function Guardrails() {
       </div>
       <Card title="Saved configurations">
         <ErrorBox error={configs.error} />
-        <div class="table-wrap">
+        <TableWrap label="Guard configurations">
           <table>
             <caption class="sr-only">Guard configurations</caption>
             <thead>
@@ -194,15 +194,19 @@ export function Guardrails() {
                     >
                       Edit
                     </button>{' '}
-                    <button type="button" class="small" disabled={!c.agent_id || action.busy} onClick={() => apply(c.id)}>
-                      Apply to agent
-                    </button>
+                    {c.agent_id ? (
+                      <button type="button" class="small" disabled={action.busy} onClick={() => apply(c.id)}>
+                        Apply to agent
+                      </button>
+                    ) : (
+                      <span class="muted small">saved for no agent: choose one above and save to apply</span>
+                    )}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
         <Pager offset={offset} limit={PAGE} shown={list.length} total={totalOf(configs.data)} onChange={setOffset} />
       </Card>
     </Page>

@@ -4,6 +4,8 @@ import { useApp } from '../context';
 import { Badge, Card, ErrorBox, Field, Note, Page, Pager, useAction, useLoad, valueOf, checkedOf } from '../ui';
 
 const PAGE = 10;
+const INTENTS = ['benign', 'curious', 'adversarial', 'malicious'];
+const KNOWLEDGE_LEVELS = ['beginner', 'intermediate', 'advanced', 'expert'];
 
 function Personas() {
   const { team } = useApp();
@@ -12,13 +14,14 @@ function Personas() {
   const list = useLoad(() => get('/v1/personas/', { team_id: team, limit: PAGE, offset, search: search || undefined }), [team, offset, search]);
   const [presetOffset, setPresetOffset] = useState(0);
   const presets = useLoad(() => get('/v1/personas/presets/', { limit: 5, offset: presetOffset }), [presetOffset]);
-  const [form, setForm] = useState({ name: '', role: '', description: '' });
+  const blank = { name: '', role: '', description: '', intent: 'benign', knowledge_level: 'intermediate' };
+  const [form, setForm] = useState(blank);
   const action = useAction();
   const create = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
-      await api('POST', '/v1/personas/', { name: form.name, role: form.role, description: form.description || null }, { team_id: team });
-      setForm({ name: '', role: '', description: '' });
+      await api('POST', '/v1/personas/', { ...form, description: form.description || null, team_id: team });
+      setForm(blank);
       list.reload();
       return 'Persona created.';
     });
@@ -63,6 +66,26 @@ function Personas() {
         <Field label="Description">
           {(id) => <input id={id} value={form.description} onInput={(e) => setForm({ ...form, description: valueOf(e) })} />}
         </Field>
+        <div class="filters">
+          <Field label="Intent">
+            {(id) => (
+              <select id={id} value={form.intent} onChange={(e) => setForm({ ...form, intent: valueOf(e) })}>
+                {INTENTS.map((v) => (
+                  <option key={v}>{v}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Knowledge">
+            {(id) => (
+              <select id={id} value={form.knowledge_level} onChange={(e) => setForm({ ...form, knowledge_level: valueOf(e) })}>
+                {KNOWLEDGE_LEVELS.map((v) => (
+                  <option key={v}>{v}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
         <button type="submit" disabled={action.busy}>
           Create persona
         </button>
@@ -84,11 +107,17 @@ function Personas() {
   );
 }
 
+const VALUES_PAGE = 20;
+
 function Dimensions() {
   const [offset, setOffset] = useState(0);
   const list = useLoad(() => get('/v1/dimensions/', { limit: PAGE, offset }), [offset]);
   const [open, setOpen] = useState<string | null>(null);
-  const values = useLoad(() => (open ? get(`/v1/dimensions/${open}/values`, { limit: 100 }) : Promise.resolve(null)), [open]);
+  const [valueOffset, setValueOffset] = useState(0);
+  const values = useLoad(
+    () => (open ? get(`/v1/dimensions/${open}/values`, { limit: VALUES_PAGE, offset: valueOffset }) : Promise.resolve(null)),
+    [open, valueOffset],
+  );
   const [form, setForm] = useState({ name: '', display_name: '', protected_class: false });
   const [value, setValue] = useState('');
   const action = useAction();
@@ -117,7 +146,7 @@ function Dimensions() {
       <ul class="plain">
         {itemsOf(list.data).map((d) => (
           <li key={d.id}>
-            <button type="button" class="link" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
+            <button type="button" class="link" aria-expanded={open === d.id} onClick={() => (setOpen(open === d.id ? null : d.id), setValueOffset(0))}>
               {d.display_name}
             </button>{' '}
             <span class="muted">{d.name}</span> {d.protected_class ? <Badge tone="warn">protected class</Badge> : null}
@@ -125,6 +154,13 @@ function Dimensions() {
               <div class="nested">
                 <ErrorBox error={values.error} />
                 <p>{itemsOf(values.data).map((v) => v.display_name ?? v.value).join(', ') || <span class="muted">No value yet.</span>}</p>
+                <Pager
+                  offset={valueOffset}
+                  limit={VALUES_PAGE}
+                  shown={itemsOf(values.data).length}
+                  total={totalOf(values.data)}
+                  onChange={setValueOffset}
+                />
                 <form onSubmit={addValue} class="row">
                   <Field label="New value">{(id) => <input id={id} required value={value} onInput={(e) => setValue(valueOf(e))} />}</Field>
                   <button type="submit" class="small">

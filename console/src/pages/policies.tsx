@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, download, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate } from '../router';
-import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import { Badge, Card, ErrorBox, Field, Loading, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf, TableWrap } from '../ui';
 
 const CATEGORIES = ['privacy', 'ethics', 'security', 'compliance', 'operational', 'brand', 'custom'];
 const PAGE = 20;
@@ -88,6 +88,12 @@ export function PolicyList() {
     <Page title="Policies">
       <p>
         Rules waiting for review: <strong>{totalOf(queue.data) ?? '—'}</strong>
+        {totalOf(queue.data) ? (
+          <>
+            {' '}
+            · <Link href="/policies/review">Review them</Link>
+          </>
+        ) : null}
       </p>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <Field label="Search">{(id) => <input id={id} type="search" value={search} onInput={(e) => (setSearch(valueOf(e)), setOffset(0))} />}</Field>
@@ -106,7 +112,7 @@ export function PolicyList() {
       {list.loading && !list.data ? (
         <Loading />
       ) : (
-        <div class="table-wrap">
+        <TableWrap label="Policies of the team">
           <table>
             <caption class="sr-only">Policies of the team</caption>
             <thead>
@@ -141,7 +147,7 @@ export function PolicyList() {
               ) : null}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <Pager offset={offset} limit={PAGE} shown={itemsOf(list.data).length} total={totalOf(list.data)} onChange={setOffset} />
       <div class="grid2">
@@ -156,7 +162,7 @@ export function PolicyList() {
   );
 }
 
-function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
+function RuleRow({ rule, onChanged, policyName }: { rule: any; onChanged: () => void; policyName?: string | undefined }) {
   const action = useAction();
   const [mode, setMode] = useState<'none' | 'reject' | 'modify'>('none');
   const [reason, setReason] = useState('');
@@ -176,6 +182,12 @@ function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
       return 'Rejected.';
     });
   };
+  const remove = () =>
+    action.run(async () => {
+      if (!confirm(`Delete rule ${rule.rule_id}? This cannot be undone.`)) return;
+      await api('DELETE', `/v1/rules/${rule.id}`);
+      onChanged();
+    });
   const modify = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
@@ -193,6 +205,12 @@ function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
         <span class="muted">
           {rule.rule_type} · {rule.action}
         </span>
+        {policyName ? (
+          <>
+            {' '}
+            · <Link href={`/policies/${rule.policy_id}`}>{policyName}</Link>
+          </>
+        ) : null}
       </div>
       <p>{rule.natural_language}</p>
       {rule.review_notes ? <p class="muted small">Review: {rule.review_notes}</p> : null}
@@ -211,6 +229,9 @@ function RuleRow({ rule, onChanged }: { rule: any; onChanged: () => void }) {
         </button>
         <button type="button" class="small" onClick={() => setMode(mode === 'modify' ? 'none' : 'modify')} aria-label={`Modify rule ${rule.rule_id}`}>
           Modify…
+        </button>
+        <button type="button" class="small" disabled={action.busy} onClick={remove} aria-label={`Delete rule ${rule.rule_id}`}>
+          Delete
         </button>
       </div>
       {mode === 'reject' ? (
@@ -264,7 +285,8 @@ export function PolicyPage({ id }: { id: string }) {
     action.run(async () => {
       const answer = await api('POST', `/v1/policies/${id}/extract-rules`);
       refresh();
-      return `Extracted ${answer?.rules?.length ?? answer?.count ?? 'the'} draft rules: review them below.`;
+      const skipped = answer?.skipped ? ` (${answer.skipped} proposals dropped: see docs/policies.md)` : '';
+      return `Extracted ${answer?.total ?? itemsOf(answer).length} draft rules${skipped}: review them below.`;
     });
   const activate = () =>
     action.run(async () => {
@@ -335,6 +357,31 @@ export function PolicyPage({ id }: { id: string }) {
           <Pager offset={offset} limit={PAGE} shown={itemsOf(rules.data).length} total={totalOf(rules.data)} onChange={setOffset} />
         </Card>
       </div>
+    </Page>
+  );
+}
+
+/** The team's rules waiting for review (draft), across its policies, oldest policy first as the API lists them. */
+export function RuleQueue() {
+  const { team } = useApp();
+  const [offset, setOffset] = useState(0);
+  const rules = useLoad(() => get('/v1/rules/', { team_id: team, status: 'draft', limit: PAGE, offset }), [team, offset]);
+  const policies = useLoad(() => get('/v1/policies/', { team_id: team, limit: 100 }), [team]);
+  const names = new Map<string, string>(itemsOf(policies.data).map((p) => [p.id as string, p.name as string]));
+  return (
+    <Page title="Rules to review">
+      <p class="muted">
+        Draft rules of every policy of the team. A policy is activated on its own page once each of its rules is approved (or deleted).{' '}
+        <Link href="/policies">All policies</Link>
+      </p>
+      <ErrorBox error={rules.error} />
+      <ul class="plain rules">
+        {itemsOf(rules.data).map((rule) => (
+          <RuleRow key={rule.id} rule={rule} onChanged={rules.reload} policyName={names.get(rule.policy_id) ?? 'its policy'} />
+        ))}
+        {rules.data && itemsOf(rules.data).length === 0 ? <li class="muted">Nothing to review.</li> : null}
+      </ul>
+      <Pager offset={offset} limit={PAGE} shown={itemsOf(rules.data).length} total={totalOf(rules.data)} onChange={setOffset} />
     </Page>
   );
 }

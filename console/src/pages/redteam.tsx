@@ -2,7 +2,26 @@ import { useState } from 'preact/hooks';
 import { api, download, get, itemsOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate, useLocation } from '../router';
-import { Badge, BarChart, Card, ErrorBox, Field, Loading, Note, Page, Pager, Progress, fmtDate, useAction, useLoad, usePoll, valueOf, checkedOf } from '../ui';
+import {
+  Badge,
+  BarChart,
+  Card,
+  ErrorBox,
+  Field,
+  Loading,
+  Note,
+  Page,
+  Pager,
+  Progress,
+  TableWrap,
+  checkedOf,
+  fmtDate,
+  intervalOf,
+  useAction,
+  useLoad,
+  usePoll,
+  valueOf,
+} from '../ui';
 
 const CATEGORIES = ['injection', 'jailbreak', 'harmful', 'pii', 'toxicity', 'hallucination', 'overreliance'];
 const STRATEGIES = ['basic', 'base64', 'rot13', 'leetspeak', 'crescendo'];
@@ -10,6 +29,10 @@ const PAGE = 20;
 const RUNNING = new Set(['pending', 'running']);
 /** A category's attack success rate: a number, or an object carrying it. */
 const rateOf = (v: any): number => (typeof v === 'number' ? v : (v?.rate ?? v?.success_rate ?? 0));
+const percent = (v: number) => `${Math.round(v * 100)}%`;
+/** Rates by category or strategy as bars with their 95% intervals (`{n, successful, rate, low, high}`). */
+const rateBars = (rates: Record<string, any> | undefined) =>
+  Object.entries(rates ?? {}).map(([label, v]) => ({ label, value: rateOf(v), interval: intervalOf(v) }));
 
 function StartCampaign() {
   const { team } = useApp();
@@ -87,6 +110,8 @@ export function RedteamList() {
   const { team } = useApp();
   const [offset, setOffset] = useState(0);
   const list = useLoad(() => get('/v1/campaigns', { team_id: team, limit: PAGE, offset }), [team, offset]);
+  const agents = useLoad(() => get('/v1/agent-configurations/', { team_id: team, limit: 1000 }), [team]);
+  const names = new Map<string, string>(itemsOf(agents.data).map((a) => [a.id as string, a.agent_name as string]));
   const rows = itemsOf(list.data);
   return (
     <Page title="Red team">
@@ -97,14 +122,16 @@ export function RedteamList() {
         <Card title="Campaigns">
           <ErrorBox error={list.error} />
           {list.loading && !list.data ? <Loading /> : null}
-          <div class="table-wrap">
+          <TableWrap label="Red-team campaigns">
             <table>
               <caption class="sr-only">Red-team campaigns</caption>
               <thead>
                 <tr>
                   <th scope="col">Created</th>
+                  <th scope="col">Agent</th>
                   <th scope="col">Categories</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Attacks that worked</th>
                 </tr>
               </thead>
               <tbody>
@@ -113,13 +140,15 @@ export function RedteamList() {
                     <td>
                       <Link href={`/redteam/${c.campaign_id}`}>{fmtDate(c.created_at)}</Link>
                     </td>
+                    <td>{c.agent_id ? (names.get(c.agent_id) ?? c.agent_id.slice(0, 8)) : (c.agent_url ?? '—')}</td>
                     <td>{(c.categories ?? []).join(', ')}</td>
                     <td>{c.status}</td>
+                    <td>{c.summary ? `${c.summary.failed ?? 0} of ${c.summary.total_tests ?? 0}` : '—'}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager offset={offset} limit={PAGE} shown={rows.length} onChange={setOffset} />
         </Card>
       </div>
@@ -133,9 +162,13 @@ export function CampaignPage({ id }: { id: string }) {
   // The status answer names no agent; the team's list does (newest first, so a recent campaign is on its first page).
   const listed = useLoad(() => get('/v1/campaigns', { team_id: team, limit: 1000 }), [team, id]);
   const agentId: string | null = itemsOf(listed.data).find((c) => c.campaign_id === id)?.agent_id ?? null;
+  const agent = useLoad(() => (agentId ? get(`/v1/agent-configurations/${agentId}`) : Promise.resolve(null)), [agentId]);
+  const [applied, setApplied] = useState(false);
   const running = status.data ? RUNNING.has(status.data.status) : true;
   usePoll(running && !status.error, status.reload, 1000);
-  const [pageOffset, setPageOffset] = useState(0);
+  // The results answer pages by size (next_offset); the offsets already seen make "Previous".
+  const [offsets, setOffsets] = useState<number[]>([0]);
+  const pageOffset = offsets[offsets.length - 1] ?? 0;
   const results = useLoad(
     () => (status.data && !running ? get(`/v1/campaigns/${id}/results`, { offset: pageOffset }) : Promise.resolve(null)),
     [id, running, pageOffset],
@@ -151,12 +184,14 @@ export function CampaignPage({ id }: { id: string }) {
     (f) => (!category || f.category === category) && (!severity || f.severity === severity) && (!outcome || (outcome === 'worked' ? !f.passed : f.passed)),
   );
   const byCategory = r?.raw_output?.attack_success_rate?.by_category ?? {};
+  const overallRate = r?.raw_output?.attack_success_rate?.overall;
   const suggestion = r?.raw_output?.suggested_dome_config;
   const applySuggestion = () =>
     action.run(async () => {
       if (!agentId) throw new Error('The campaign names no registered agent to apply guards to.');
       const config = await api('POST', '/v1/dome-configs', { config_body: suggestion.config_body, agent_id: agentId }, { team_id: team });
       await api('POST', `/v1/dome-configs/${config.id}/apply`, undefined, { team_id: team });
+      setApplied(true);
       return `Saved and applied configuration ${config.id.slice(0, 8)}: the suggested guards protect the agent now.`;
     });
   const downloadPath = `/v1/campaigns/${id}/results/download`;
@@ -169,7 +204,7 @@ export function CampaignPage({ id }: { id: string }) {
         {agentId ? (
           <>
             {' '}
-            · <Link href={`/agents/${agentId}`}>the agent</Link>
+            · against <Link href={`/agents/${agentId}`}>{agent.data?.agent_name ?? 'the agent'}</Link>
           </>
         ) : null}
       </p>
@@ -191,11 +226,23 @@ export function CampaignPage({ id }: { id: string }) {
                 {r.summary?.total_tests ?? 0} attacks · <strong>{r.summary?.failed ?? 0} worked</strong> · {r.summary?.passed ?? 0} resisted ·{' '}
                 {r.summary?.errors ?? 0} errors
               </p>
+              {overallRate ? (
+                <p>
+                  Attack success rate <strong>{percent(rateOf(overallRate))}</strong>
+                  {intervalOf(overallRate) ? (
+                    <span class="muted">
+                      {' '}
+                      (95% {percent(intervalOf(overallRate)![0])}–{percent(intervalOf(overallRate)![1])}, n={overallRate.n})
+                    </span>
+                  ) : null}
+                </p>
+              ) : null}
+              <BarChart title="Attack success rate by category (95% intervals)" bars={rateBars(byCategory)} max={1} format={percent} />
               <BarChart
-                title="Attack success rate by category"
-                bars={Object.entries(byCategory as Record<string, any>).map(([label, v]) => ({ label, value: rateOf(v) }))}
+                title="Attack success rate by strategy (95% intervals)"
+                bars={rateBars(r?.raw_output?.attack_success_rate?.by_strategy)}
                 max={1}
-                format={(v) => `${Math.round(v * 100)}%`}
+                format={percent}
               />
               <div class="row">
                 {(['json', 'csv', 'jsonl'] as const).map((format) => (
@@ -224,8 +271,8 @@ export function CampaignPage({ id }: { id: string }) {
                       </li>
                     ))}
                   </ul>
-                  <button type="button" class="primary" disabled={action.busy} onClick={applySuggestion}>
-                    Apply the suggested guards
+                  <button type="button" class="primary" disabled={action.busy || applied} onClick={applySuggestion}>
+                    {applied ? 'Applied' : 'Apply the suggested guards'}
                   </button>
                 </>
               ) : (
@@ -266,8 +313,8 @@ export function CampaignPage({ id }: { id: string }) {
                 )}
               </Field>
             </form>
-            <div class="table-wrap">
-              <table>
+            <TableWrap label="Findings">
+              <table class="wide">
                 <caption class="sr-only">Findings</caption>
                 <thead>
                   <tr>
@@ -283,21 +330,36 @@ export function CampaignPage({ id }: { id: string }) {
                     <tr key={i}>
                       <td>{f.category}</td>
                       <td>{f.severity}</td>
-                      <td>{f.passed ? <Badge tone="good">resisted</Badge> : <Badge tone="bad">worked</Badge>}</td>
+                      <td>
+                        {f.passed ? <Badge tone="good">resisted</Badge> : <Badge tone="bad">worked</Badge>}
+                        {f.metadata?.reason ? <div class="muted small">{String(f.metadata.reason).slice(0, 200)}</div> : null}
+                      </td>
                       <td class="clip">{String(f.attack_prompt).slice(0, 200)}</td>
                       <td class="clip">{String(f.agent_response).slice(0, 200)}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </div>
-            <Pager
-              offset={pageOffset}
-              limit={(r.findings ?? []).length || 1}
-              shown={(r.findings ?? []).length}
-              total={typeof r.raw_output?.next_offset === 'number' ? r.raw_output.next_offset + 1 : pageOffset + (r.findings ?? []).length}
-              onChange={(next) => setPageOffset(next < pageOffset ? 0 : (r.raw_output?.next_offset ?? next))}
-            />
+            </TableWrap>
+            {r.raw_output?.next_offset !== null && r.raw_output?.next_offset !== undefined ? (
+              <p class="muted small">The filters apply to the findings of this page; the downloads hold every finding.</p>
+            ) : null}
+            <nav class="pager" aria-label="Pages of findings">
+              <button type="button" disabled={offsets.length < 2} onClick={() => setOffsets(offsets.slice(0, -1))}>
+                Previous
+              </button>
+              <span>
+                {(r.findings ?? []).length === 0 ? 0 : pageOffset + 1}–{pageOffset + (r.findings ?? []).length} of{' '}
+                {r.raw_output?.findings_total ?? r.summary?.total_tests ?? '?'}
+              </span>
+              <button
+                type="button"
+                disabled={typeof r.raw_output?.next_offset !== 'number'}
+                onClick={() => setOffsets([...offsets, r.raw_output.next_offset as number])}
+              >
+                Next
+              </button>
+            </nav>
           </Card>
         </>
       ) : null}

@@ -52,7 +52,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   );
 }
 
-export function ChangePassword({ first, onChanged }: { first?: boolean; onChanged: () => Promise<void> }) {
+export function ChangePassword({ first, onChanged, onSignOut }: { first?: boolean; onChanged: () => Promise<void>; onSignOut?: () => Promise<void> }) {
   const Heading = first ? 'h1' : 'h2';
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -96,9 +96,16 @@ export function ChangePassword({ first, onChanged }: { first?: boolean; onChange
           )}
         </Field>
         <ErrorBox error={action.error} />
-        <button type="submit" class="primary" disabled={action.busy}>
-          Change password
-        </button>
+        <div class="row">
+          <button type="submit" class="primary" disabled={action.busy}>
+            Change password
+          </button>
+          {onSignOut ? (
+            <button type="button" onClick={() => void onSignOut()}>
+              Sign out
+            </button>
+          ) : null}
+        </div>
       </form>
     </section>
   );

@@ -1,13 +1,14 @@
 import { useState } from 'preact/hooks';
-import { api, get, itemsOf } from '../api';
+import { api, get, itemsOf, session } from '../api';
+import { navigate } from '../router';
 import { useApp } from '../context';
 import { ChangePassword } from './signin';
-import { Badge, Card, ErrorBox, Field, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf } from '../ui';
+import { Badge, Card, ErrorBox, Field, Note, Page, Pager, fmtDate, useAction, useLoad, valueOf, TableWrap } from '../ui';
 
 const ROLES = ['MEMBER', 'ADMIN', 'OWNER'];
 const PAGE = 20;
 
-function Members({ teamId }: { teamId: string }) {
+function Members({ teamId, manager }: { teamId: string; manager: boolean }) {
   const members = useLoad(() => get(`/v1/teams/${teamId}/users`), [teamId]);
   const [offset, setOffset] = useState(0);
   const action = useAction();
@@ -28,7 +29,7 @@ function Members({ teamId }: { teamId: string }) {
     <>
       <ErrorBox error={members.error ?? action.error} />
       <Note note={action.note} />
-      <div class="table-wrap">
+      <TableWrap label="Members">
         <table>
           <caption class="sr-only">Members</caption>
           <thead>
@@ -36,7 +37,7 @@ function Members({ teamId }: { teamId: string }) {
               <th scope="col">Email</th>
               <th scope="col">Role</th>
               <th scope="col">Joined</th>
-              <th scope="col">Actions</th>
+              {manager ? <th scope="col">Actions</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -44,23 +45,29 @@ function Members({ teamId }: { teamId: string }) {
               <tr key={m.id}>
                 <td>{m.email}</td>
                 <td>
-                  <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole(m.id, valueOf(e))}>
-                    {ROLES.map((r) => (
-                      <option key={r}>{r}</option>
-                    ))}
-                  </select>
+                  {manager ? (
+                    <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole(m.id, valueOf(e))}>
+                      {ROLES.map((r) => (
+                        <option key={r}>{r}</option>
+                      ))}
+                    </select>
+                  ) : (
+                    <Badge>{m.role}</Badge>
+                  )}
                 </td>
                 <td>{fmtDate(m.joined_at)}</td>
-                <td>
-                  <button type="button" class="small" onClick={() => remove(m.id)} aria-label={`Remove ${m.email}`}>
-                    Remove
-                  </button>
-                </td>
+                {manager ? (
+                  <td>
+                    <button type="button" class="small" onClick={() => remove(m.id)} aria-label={`Remove ${m.email}`}>
+                      Remove
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Pager offset={offset} limit={PAGE} shown={Math.min(PAGE, Math.max(0, rows.length - offset))} total={rows.length} onChange={setOffset} />
     </>
   );
@@ -79,7 +86,7 @@ function Invitations({ teamId }: { teamId: string }) {
       await api('POST', `/v1/teams/${teamId}/invites`, { email, role });
       setEmail('');
       invites.reload();
-      return `Invited ${email}.`;
+      return `Invited ${email}: send them the link below; they accept it signed in to their account.`;
     });
   };
   return (
@@ -105,6 +112,9 @@ function Invitations({ teamId }: { teamId: string }) {
         {rows.slice(offset, offset + PAGE).map((i) => (
           <li key={i.id}>
             {i.email} <Badge>{i.role}</Badge> <span class="muted">{i.status} · expires {fmtDate(i.expires_at)}</span>
+            <div class="small">
+              Link to send: <code class="secret-value">{`${location.origin}/invitations/${i.id}`}</code>
+            </div>
           </li>
         ))}
         {invites.data && rows.length === 0 ? <li class="muted">No pending invitation.</li> : null}
@@ -212,6 +222,61 @@ function ApiKeys() {
   );
 }
 
+/** A super admin's new team, owned by them at first (they invite its people and may hand it over). */
+function NewTeam() {
+  const { me, reloadMe } = useApp();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const action = useAction();
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void action.run(async () => {
+      const team = await api('POST', '/v1/teams/', { name, description: description || null }, { owner_id: me.id });
+      session.setTeam(team.id);
+      await reloadMe();
+      setName('');
+      setDescription('');
+      return `Team ${team.name} made, and chosen in the top bar: invite its people here.`;
+    });
+  };
+  return (
+    <form onSubmit={submit}>
+      <Field label="Team name">{(id) => <input id={id} required maxLength={255} value={name} onInput={(e) => setName(valueOf(e))} />}</Field>
+      <Field label="Description">
+        {(id) => <input id={id} maxLength={1000} value={description} onInput={(e) => setDescription(valueOf(e))} />}
+      </Field>
+      <ErrorBox error={action.error} />
+      <Note note={action.note} />
+      <button type="submit" disabled={action.busy}>
+        Create team
+      </button>
+    </form>
+  );
+}
+
+/** An invitation's link, opened by the person invited (signed in to their own account): accepting it makes them a member. */
+export function InvitationPage({ id }: { id: string }) {
+  const { reloadMe } = useApp();
+  const action = useAction();
+  const accept = () =>
+    action.run(async () => {
+      const membership = await api('POST', `/v1/teams/invites/${id}/accept`);
+      // Into the team just joined.
+      if (membership?.team_id) session.setTeam(membership.team_id);
+      await reloadMe();
+      navigate('/team');
+    });
+  return (
+    <Page title="An invitation to a team">
+      <p>Someone invited you to their team in Warden. Accepting makes you a member with the role they chose; you can switch teams in the top bar.</p>
+      <ErrorBox error={action.error} />
+      <button type="button" class="primary" disabled={action.busy} onClick={accept}>
+        Accept the invitation
+      </button>
+    </Page>
+  );
+}
+
 export function TeamPage() {
   const { team, teams, me, reloadMe } = useApp();
   const info = useLoad(() => get(`/v1/teams/${team}`), [team]);
@@ -224,7 +289,7 @@ export function TeamPage() {
       <p class="muted">Your role: {role ?? '—'}</p>
       <div class="grid2">
         <Card title="Members">
-          <Members teamId={team as string} />
+          <Members teamId={team as string} manager={manager} />
         </Card>
         {manager ? (
           <Card title="Invitations">
@@ -240,6 +305,11 @@ export function TeamPage() {
           <ApiKeys />
         </Card>
         <ChangePassword onChanged={reloadMe} />
+        {me.is_super_admin ? (
+          <Card title="New team (super admins)">
+            <NewTeam />
+          </Card>
+        ) : null}
       </div>
     </Page>
   );
