@@ -144,6 +144,33 @@ export function Field(props: { label: string; hint?: string; children: (id: stri
   );
 }
 
+/**
+ * The agent picker of the start forms and the filters: its agents by name; `any` names the
+ * choice of no agent in particular (a filter), absent when one must be chosen.
+ */
+export function AgentSelect(props: {
+  agents: ReadonlyArray<{ id: string; agent_name: string }>;
+  value: string;
+  onChange: (id: string) => void;
+  any?: string | undefined;
+  required?: boolean | undefined;
+}) {
+  return (
+    <Field label="Agent">
+      {(id) => (
+        <select id={id} value={props.value} onChange={(e) => props.onChange(valueOf(e))} required={props.required}>
+          {props.any !== undefined ? <option value="">{props.any}</option> : null}
+          {props.agents.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.agent_name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 export function Pager(props: { offset: number; limit: number; shown: number; total?: number | undefined; onChange: (offset: number) => void }) {
   const { offset, limit, shown, total } = props;
   const hasNext = total !== undefined ? offset + shown < total : shown >= limit;

@@ -3,6 +3,7 @@ import { api, download, get, itemsOf, totalOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate, useLocation } from '../router';
 import {
+  AgentSelect,
   Badge,
   BarChart,
   Card,
@@ -57,17 +58,7 @@ function StartEvaluation() {
   };
   return (
     <form onSubmit={submit}>
-      <Field label="Agent">
-        {(id) => (
-          <select id={id} value={selectedAgent} onChange={(e) => setAgent(valueOf(e))} required>
-            {agentList.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.agent_name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <AgentSelect agents={agentList} value={selectedAgent} onChange={setAgent} required />
       <fieldset>
         <legend>Standard harnesses</legend>
         <ErrorBox error={harnesses.error} />
@@ -124,18 +115,7 @@ export function EvaluationList() {
         </Card>
         <Card title="Runs">
           <div class="filters">
-            <Field label="Agent">
-              {(id) => (
-                <select id={id} value={agentFilter} onChange={(e) => (setAgentFilter(valueOf(e)), setOffset(0))}>
-                  <option value="">Any</option>
-                  {itemsOf(agents.data).map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.agent_name}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <AgentSelect agents={itemsOf(agents.data)} value={agentFilter} onChange={(id) => (setAgentFilter(id), setOffset(0))} any="Any" />
             <Field label="Status">
               {(id) => (
                 <select id={id} value={status} onChange={(e) => (setStatus(valueOf(e)), setOffset(0))}>

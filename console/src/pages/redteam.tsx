@@ -3,6 +3,7 @@ import { api, download, get, itemsOf } from '../api';
 import { useApp } from '../context';
 import { Link, navigate, useLocation } from '../router';
 import {
+  AgentSelect,
   Badge,
   BarChart,
   Card,
@@ -65,17 +66,7 @@ function StartCampaign() {
   };
   return (
     <form onSubmit={submit}>
-      <Field label="Agent">
-        {(id) => (
-          <select id={id} value={selected?.id ?? ''} onChange={(e) => setAgent(valueOf(e))}>
-            {list.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.agent_name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <AgentSelect agents={list} value={selected?.id ?? ''} onChange={setAgent} />
       <Field label="Purpose" hint="what the agent is for: attacks are written for it">
         {(id) => <input id={id} value={purpose} placeholder={selected?.purpose ?? ''} onInput={(e) => setPurpose(valueOf(e))} />}
       </Field>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { get, itemsOf } from '../api';
 import { useApp } from '../context';
 import { Link, useLocation } from '../router';
-import { Badge, Card, ErrorBox, Field, LineChart, Loading, Page, fmtDate, fmtNumber, useLoad, valueOf } from '../ui';
+import { AgentSelect, Badge, Card, ErrorBox, Field, LineChart, Loading, Page, fmtDate, fmtNumber, useLoad, valueOf } from '../ui';
 
 const RANGES = ['15m', '30m', '1h', '2h', '6h', '1d', '7d', '30d'];
 /** The latency operation's window per range: about 60 windows, as the counters' 60 steps (the API allows 10,000 at most). */
@@ -392,18 +392,7 @@ export function TelemetryPage() {
             </select>
           )}
         </Field>
-        <Field label="Agent">
-          {(id) => (
-            <select id={id} value={agent} onChange={(e) => setAgent(valueOf(e))}>
-              <option value="">Every agent of the team</option>
-              {itemsOf(agents.data).map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.agent_name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <AgentSelect agents={itemsOf(agents.data)} value={agent} onChange={setAgent} any="Every agent of the team" />
       </form>
       <div class="grid2">
         <Card title="Counters">
