@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { resolveAgent } from './agents.js';
 import { CliError, type WardenApi } from './api.js';
 import { storeToken } from './credentials.js';
+import { firstLine, readHidden } from './prompt.js';
 import { table, type Printer } from './output.js';
 
 interface ScanResult {
@@ -128,20 +129,10 @@ export async function uploadPolicy(
 }
 
 async function readPassword(prompt: string): Promise<string> {
-  if (!process.stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').split('\n')[0] ?? '';
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  // Nothing typed is echoed: the prompt is written once, then output is muted.
-  const output = rl as unknown as { _writeToOutput?: (s: string) => void };
-  process.stderr.write(prompt);
-  output._writeToOutput = () => {};
-  const answer = await rl.question('');
-  rl.close();
-  process.stderr.write('\n');
-  return answer;
+  if (!process.stdin.isTTY) return firstLine(process.stdin);
+  const secret = await readHidden(process.stdin, process.stderr, prompt);
+  if (secret === null) throw new CliError('login cancelled', 130);
+  return secret;
 }
 
 /** Logs in with an e-mail and a password (read from the terminal without echo, or from standard input) and stores the token. */
