@@ -88,8 +88,8 @@ export async function evaluate(api: WardenApi, print: Printer, agentRef: string,
     return 0;
   }
   print.err(`evaluation ${id} of ${agent.agent_name}: ${options.harness.join(', ')}`);
-  const stopListening = cancelOnInterrupt(api, `evaluation ${id}`, `/v1/evaluations/${id}/cancel`, print.err);
   const progress = new Progress(process.stderr, 'prompts');
+  const stopListening = cancelOnInterrupt(api, `evaluation ${id}`, `/v1/evaluations/${id}/cancel`, print.err, () => progress.pause());
   let status: EvaluationStatus;
   try {
     for (;;) {

@@ -64,8 +64,8 @@ export async function redteam(api: WardenApi, print: Printer, agentRef: string, 
     return 0;
   }
   print.err(`campaign ${id} against ${agent.agent_name}: ${options.categories.join(', ')}`);
-  const stopListening = cancelOnInterrupt(api, `campaign ${id}`, `/v1/campaigns/${id}/cancel`, print.err);
   const progress = new Progress(process.stderr, 'attacks');
+  const stopListening = cancelOnInterrupt(api, `campaign ${id}`, `/v1/campaigns/${id}/cancel`, print.err, () => progress.pause());
   let status: CampaignStatus;
   try {
     for (;;) {
