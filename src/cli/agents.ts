@@ -6,6 +6,7 @@ import { table, type Printer } from './output.js';
 export interface AgentSummary {
   id: string;
   agent_name: string;
+  team_id?: string;
   status?: string;
   trust_stage?: string;
   protocol?: string;
@@ -23,6 +24,8 @@ export async function allAgents(api: WardenApi, query: Query = {}): Promise<Agen
   const out: AgentSummary[] = [];
   for (let offset = 0; ;) {
     const page = await api.get<{ results: AgentSummary[]; total?: number }>('/v1/agent-configurations/', { ...query, limit: 1000, offset });
+    if (!Array.isArray(page?.results))
+      throw new CliError(`GET /v1/agent-configurations/ at ${api.where} answered without a list of agents: is WARDEN_URL a Warden?`);
     out.push(...page.results);
     if (page.results.length < 1000) return out;
     offset += page.results.length;

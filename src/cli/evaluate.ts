@@ -108,6 +108,7 @@ export async function evaluate(api: WardenApi, print: Printer, agentRef: string,
   if (status.status === 'cancelled') throw new CliError(`evaluation ${id} was cancelled`);
   if (status.status === 'failed') {
     print.err(`evaluation ${id} failed: ${status.error_message ?? status.status_message ?? 'no message'}`);
+    if (print.json) print.out(JSON.stringify({ evaluation_id: id, status: status.status, error_message: status.error_message ?? null, exit_code: 1 }, null, 2));
     if (options.junit) {
       writeFileSync(
         options.junit,

@@ -81,6 +81,7 @@ export async function redteam(api: WardenApi, print: Printer, agentRef: string, 
   if (status.status === 'cancelled') throw new CliError(`campaign ${id} was cancelled`);
   if (status.status === 'failed') {
     print.err(`campaign ${id} failed: ${status.error_message ?? status.status_message ?? 'no message'}`);
+    if (print.json) print.out(JSON.stringify({ campaign_id: id, status: status.status, error_message: status.error_message ?? null, exit_code: 1 }, null, 2));
     return 1;
   }
   const findings: Finding[] = [];
