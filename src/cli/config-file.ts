@@ -123,7 +123,8 @@ agents:
     url: http://127.0.0.1:9000/v1          # the agent's OpenAI-compatible base URL (or an A2A endpoint)
     protocol: chat_completions             # or a2a
     model: support-model
-    api_key_env: SUPPORT_BOT_API_KEY       # the NAME of the variable holding the agent's key (never the key)
+    api_key_env: SUPPORT_BOT_API_KEY       # the NAME of the variable holding the agent's key (never the key):
+                                           # export it before \`warden run\`; drop this line if the agent takes no key
     purpose: Customer support assistant of a retail bank
     system_prompt: You are the support assistant of Example Bank.
     rate_limit: 600                        # calls a minute Warden may make to it
