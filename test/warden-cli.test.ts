@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { startTestAgent, type TestAgent } from './helpers/agents/index.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { CLI, runCli, type CliRun } from './helpers/cli.js';
@@ -158,6 +160,46 @@ describe('warden scan, agents, usage and errors', () => {
     expect(await names(['--search', 'cli-bot', '--stage', 'hardened'])).toEqual([]);
     expect(await names(['--search', id.slice(-12).toUpperCase()])).toEqual([id]);
     expect(await names(['--search', 'cli-bot', '--status', 'archived, active'])).toEqual([id]);
+  });
+
+  it('imports an agent from its URL (the A2A card is looked for) and from an AgentCard file, JSON or YAML', async () => {
+    const card = JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures/agent-cards/currency-agent-v0.2.json'), 'utf8'));
+    const server = http.createServer((request, response) => {
+      if (request.url === '/.well-known/agent-card.json') {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...card, name: 'Served card' }));
+      } else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const served = await cli(['agents', 'import', `http://127.0.0.1:${(server.address() as AddressInfo).port}`]);
+      expect(served.code, served.stderr).toBe(0);
+      expect(served.stdout).toMatch(/^imported Served card: [0-9a-f-]{36} \(black_box, a2a\)/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    writeFileSync(path.join(dir, 'card.json'), JSON.stringify({ ...card, name: 'Card from JSON' }));
+    writeFileSync(path.join(dir, 'card.yaml'), YAML.stringify({ ...card, name: 'Card from YAML' }));
+    for (const [file, name] of [
+      ['card.json', 'Card from JSON'],
+      ['card.yaml', 'Card from YAML'],
+    ]) {
+      const imported = await cli(['--json', 'agents', 'import', file as string]);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout).agent).toMatchObject({ agent_name: name, protocol: 'a2a' });
+    }
+    const notACard = await cli(['agents', 'import', 'missing.json']);
+    expect(notACard.code).toBe(2);
+    expect(notACard.stderr.trim()).toBe('warden: cannot read missing.json: ENOENT');
+  });
+
+  it('registers an agent from a YAML file of its fields, flags overriding', async () => {
+    writeFileSync(
+      path.join(dir, 'agent.yaml'),
+      ['agent_name: File-bot', 'agent_url: http://127.0.0.1:9/v1', 'model_name: m', 'purpose: Support assistant of a shop'].join('\n'),
+    );
+    const registered = await cli(['--json', 'agents', 'register', '-f', 'agent.yaml', '--model', 'other-model']);
+    expect(registered.code, registered.stderr).toBe(0);
+    expect(JSON.parse(registered.stdout)).toMatchObject({ agent_name: 'File-bot', model_name: 'other-model', purpose: 'Support assistant of a shop' });
   });
 
   it('gives exit 2 and one line when the service is down, or the usage is wrong', async () => {
