@@ -210,6 +210,11 @@ describe('warden scan, agents, usage and errors', () => {
     const usage = await cli(['evaluate', compliantId]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--harness');
+    // A file name the command cannot write is refused before anything is started on the server.
+    const report = await cli(['evaluate', compliantId, '--harness', 'security', '--report', 'report.txt']);
+    expect([report.code, report.stderr]).toEqual([2, 'warden: --report report.txt: name a .pdf or .html file\n']);
+    const download = await cli(['redteam', compliantId, '--categories', 'injection', '--download', 'findings.xlsx']);
+    expect([download.code, download.stderr]).toEqual([2, 'warden: --download findings.xlsx: name a .csv, .json or .jsonl file\n']);
     const unauthorised = await cli(['agents', 'list'], { WARDEN_API_KEY: 'wk_not_a_key' });
     expect(unauthorised.code).toBe(2);
     expect(unauthorised.stderr).toMatch(/answered 401/);
