@@ -314,4 +314,33 @@ describe('warden run (configuration as code)', () => {
     const twice = await cli(['init', 'example.yaml']);
     expect(twice.code).toBe(2);
   });
+
+  it("runs init's example as written, only the agent's address changed, and writes every file it names", async () => {
+    const agent = await startTestAgent('refusing');
+    agents.push(agent);
+    const example = readFileSync(path.join(dir, 'example.yaml'), 'utf8');
+    expect(example).toContain('http://127.0.0.1:9000/v1');
+    const work = mkdtempSync(path.join(dir, 'init-'));
+    const edited = example.replace('http://127.0.0.1:9000/v1', agent.chatUrl).replace('rate_limit: 600', 'rate_limit: 100000');
+    writeFileSync(path.join(work, 'warden.yaml'), edited);
+    const env = { HOME: dir, WARDEN_URL: url, WARDEN_API_KEY: apiKey, SUPPORT_BOT_API_KEY: 'sk-example-0123456789' };
+    const run = await runCli(['run', 'warden.yaml'], work, env);
+    expect([0, 1], run.stderr).toContain(run.code);
+    expect(run.stdout).toContain('agent Support bot: registered');
+    expect(run.stdout).toMatch(/reliability\s+\d+\.\d %/);
+    expect(run.stdout).toMatch(/attack success rate: \d+\.\d %/);
+    for (const file of ['warden-report.pdf', 'warden-evaluation.xml', 'warden-findings.csv', 'warden-redteam.xml'])
+      expect(statSync(path.join(work, file)).size, file).toBeGreaterThan(0);
+  });
+
+  it('checks what it can before changing anything: a report it cannot write stops the run before the agent is registered', async () => {
+    const file = path.join(dir, 'bad.yaml');
+    writeFileSync(
+      file,
+      ['agents:', '  - name: Never-registered', '    url: http://127.0.0.1:9/v1', '    model: m', 'evaluations:', '  - agent: Never-registered', '    harnesses: [security]', '    report: r.docx'].join('\n'),
+    );
+    const run = await cli(['run', file]);
+    expect([run.code, run.stderr]).toEqual([2, 'warden: --report r.docx: name a .pdf or .html file\n']);
+    expect((await cli(['--json', 'agents', 'list', '--search', 'never-registered'])).stdout.trim()).toBe('[]');
+  });
 });

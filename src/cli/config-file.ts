@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { allAgents, readStructuredFile, type AgentSummary } from './agents.js';
 import { CliError, type WardenApi } from './api.js';
-import { evaluate } from './evaluate.js';
+import { evaluate, reportFormat } from './evaluate.js';
 import type { Printer } from './output.js';
-import { redteam } from './redteam.js';
+import { downloadFormat, redteam } from './redteam.js';
 
 /**
  * Configuration as code: `warden run warden.yaml` registers or updates the agents a file
@@ -55,6 +55,17 @@ export async function runFile(api: WardenApi, print: Printer, file: string, env:
   const campaigns = Array.isArray(config.campaigns) ? (config.campaigns as Record<string, unknown>[]) : [];
   if (agents.length + evaluations.length + campaigns.length === 0)
     throw new CliError(`${file} has no agents, evaluations or campaigns (\`warden init\` writes an example)`);
+  // What can be checked without the service is checked before anything is changed or started.
+  for (const entry of agents) agentBodyFromFile(entry, env);
+  for (const entry of evaluations) {
+    if (!str(entry.agent)) throw new CliError('every evaluation in the file names its agent');
+    if (list(entry.harnesses ?? entry.harness).length === 0) throw new CliError(`evaluation of ${str(entry.agent)}: harnesses names at least one`);
+    if (str(entry.report)) reportFormat(str(entry.report) as string);
+  }
+  for (const entry of campaigns) {
+    if (!str(entry.agent)) throw new CliError('every campaign in the file names its agent');
+    if (str(entry.download)) downloadFormat(str(entry.download) as string);
+  }
   // With --json, one document at the end: each evaluation's and campaign's JSON (one print.out
   // each) is collected into it instead of printed, and the agents' lines become entries.
   const report = { agents: [] as unknown[], evaluations: [] as unknown[], campaigns: [] as unknown[], exit_code: 0 };

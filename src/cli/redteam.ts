@@ -41,7 +41,7 @@ interface Finding {
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 /** The findings' format, from the file's extension; checked before the campaign starts. */
-function downloadFormat(file: string): 'csv' | 'json' | 'jsonl' {
+export function downloadFormat(file: string): 'csv' | 'json' | 'jsonl' {
   const lower = file.toLowerCase();
   if (lower.endsWith('.csv')) return 'csv';
   if (lower.endsWith('.jsonl')) return 'jsonl';
