@@ -88,7 +88,11 @@ export async function evaluate(api: WardenApi, print: Printer, agentRef: string,
   const wait = options.wait || options.failUnder !== undefined || options.report !== undefined || options.junit !== undefined;
   if (!wait) {
     if (print.json) print.out(JSON.stringify(created, null, 2));
-    else print.out(`started evaluation ${id} of ${agent.agent_name} (${options.harness.join(', ')}); \`warden evaluate\` with --wait waits for it`);
+    else
+      print.out(
+        `started evaluation ${id} of ${agent.agent_name} (${options.harness.join(', ')}); it runs on the server: ` +
+          `GET /v1/evaluations/${id} or the console follows it (with --wait, this command waits for the end and prints the scores)`,
+      );
     return 0;
   }
   print.err(`evaluation ${id} of ${agent.agent_name}: ${options.harness.join(', ')}`);

@@ -70,7 +70,11 @@ export async function redteam(api: WardenApi, print: Printer, agentRef: string, 
   const wait = options.wait || options.failOver !== undefined || options.download !== undefined || options.junit !== undefined;
   if (!wait) {
     if (print.json) print.out(JSON.stringify(created, null, 2));
-    else print.out(`started campaign ${id} against ${agent.agent_name}; --wait waits for it`);
+    else
+      print.out(
+        `started campaign ${id} against ${agent.agent_name}; it runs on the server: ` +
+          `GET /v1/campaigns/${id} or the console follows it (with --wait, this command waits for the end and prints the rates)`,
+      );
     return 0;
   }
   print.err(`campaign ${id} against ${agent.agent_name}: ${options.categories.join(', ')}`);
