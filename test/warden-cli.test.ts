@@ -174,6 +174,7 @@ describe('warden scan, agents, usage and errors', () => {
     );
     expect(registered.code, registered.stderr).toBe(0);
     expect(registered.stdout).toMatch(/^registered Cli-bot: [0-9a-f-]{36}/);
+    expect(registered.stderr).toBe('');
     const moved = await cli(['agents', 'lifecycle', 'Cli-bot', 'tested']);
     expect(moved.stdout.trim()).toBe('Cli-bot: registered → tested');
     const listed = await cli(['--json', 'agents', 'list', '--search', 'cli-bot']);
@@ -227,6 +228,9 @@ describe('warden scan, agents, usage and errors', () => {
     const registered = await cli(['--json', 'agents', 'register', '-f', 'agent.yaml', '--model', 'other-model']);
     expect(registered.code, registered.stderr).toBe(0);
     expect(JSON.parse(registered.stdout)).toMatchObject({ agent_name: 'File-bot', model_name: 'other-model', purpose: 'Support assistant of a shop' });
+    const again = await cli(['agents', 'register', '-f', 'agent.yaml']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('warning: 2 agents are now named "File-bot": give the id');
   });
 
   it('gives exit 2 and one line when the service is down, or the usage is wrong', async () => {

@@ -122,7 +122,15 @@ export function registerBody(flags: RegisterFlags, env: NodeJS.ProcessEnv = proc
 }
 
 export async function registerAgent(api: WardenApi, print: Printer, flags: RegisterFlags): Promise<void> {
-  const agent = await api.post<AgentSummary>('/v1/agent-configurations/', registerBody(flags));
+  const body = registerBody(flags);
+  // The API allows two agents of one name; commands that take a name then need the id: say so.
+  const namesakes = (await allAgents(api, { search: body.agent_name as string })).filter((a) => a.agent_name === body.agent_name);
+  const agent = await api.post<AgentSummary>('/v1/agent-configurations/', body);
+  if (namesakes.length > 0)
+    print.err(
+      `warning: ${namesakes.length + 1} agents are now named "${agent.agent_name}": ` +
+        'give the id where a command takes an agent (`warden run` updates by name instead)',
+    );
   if (print.json) return print.out(JSON.stringify(agent, null, 2));
   print.out(`registered ${agent.agent_name}: ${agent.id} (${agent.trust_stage ?? 'registered'})`);
 }
