@@ -37,7 +37,6 @@ const ENGINE_INDEPENDENT = [
   'test/npm-start.test.ts',
   'test/cli.test.ts',
   'test/warden-cli.test.ts', // the CLI is a client of the API: the engine behind it is the API's business
-  'test/mcp.test.ts', // likewise: every MCP tool is a call of the public API
   'test/docs-examples.test.ts',
   'test/console.test.ts', // how the console's files are served: no engine involved
   // The console in headless Chromium: one browser run is enough, and a run per engine would

@@ -84,7 +84,8 @@ export function program(): Command {
     .action(
       act(async (_options: unknown, command: Command) => {
         const { print, url } = context(command);
-        print.out(forgetToken(url) ? `forgot the token for ${url}` : `no token was saved for ${url}`);
+        const forgot = forgetToken(url);
+        print.out(print.json ? JSON.stringify({ url, forgot }) : forgot ? `forgot the token for ${url}` : `no token was saved for ${url}`);
       }),
     );
 
@@ -116,7 +117,7 @@ export function program(): Command {
     .option('-f, --file <file>', "a JSON or YAML file with the agent's fields (as POST /v1/agent-configurations/ takes them)")
     .option('--name <name>', 'agent_name')
     .option('--agent-url <url>', 'agent_url: its OpenAI-compatible base URL or A2A endpoint')
-    .option('--model <model>', 'model_name')
+    .option('--model <model>', 'model_name (required by the API; any label for an A2A agent)')
     .option('--protocol <protocol>', 'chat_completions or a2a')
     .option('--purpose <text>', 'what the agent is for')
     .option('--system-prompt <text>', 'agent_system_prompt')
@@ -206,9 +207,9 @@ export function program(): Command {
     .command('rules')
     .description('policy rules')
     .command('list')
-    .description('list rules')
-    .option('--status <status>', 'pending, approved, rejected, …')
-    .option('--category <category>', 'security, privacy, …')
+    .description('list policy rules with their review status and text')
+    .option('--status <status>', 'only rules with this review status: draft (waiting for review), approved, rejected or modified')
+    .option('--category <category>', 'only rules of this category (security, privacy, …)')
     .option('--policy <policy_id>', "only this policy's rules")
     .action(
       act(async (options: { status?: string; category?: string; policy?: string }, command: Command) => {

@@ -6,6 +6,7 @@ import { table, type Printer } from './output.js';
 export interface AgentSummary {
   id: string;
   agent_name: string;
+  team_id?: string;
   status?: string;
   trust_stage?: string;
   protocol?: string;
@@ -23,6 +24,8 @@ export async function allAgents(api: WardenApi, query: Query = {}): Promise<Agen
   const out: AgentSummary[] = [];
   for (let offset = 0; ;) {
     const page = await api.get<{ results: AgentSummary[]; total?: number }>('/v1/agent-configurations/', { ...query, limit: 1000, offset });
+    if (!Array.isArray(page?.results))
+      throw new CliError(`GET /v1/agent-configurations/ at ${api.where} answered without a list of agents: is WARDEN_URL a Warden?`);
     out.push(...page.results);
     if (page.results.length < 1000) return out;
     offset += page.results.length;
@@ -119,7 +122,15 @@ export function registerBody(flags: RegisterFlags, env: NodeJS.ProcessEnv = proc
 }
 
 export async function registerAgent(api: WardenApi, print: Printer, flags: RegisterFlags): Promise<void> {
-  const agent = await api.post<AgentSummary>('/v1/agent-configurations/', registerBody(flags));
+  const body = registerBody(flags);
+  // The API allows two agents of one name; commands that take a name then need the id: say so.
+  const namesakes = (await allAgents(api, { search: body.agent_name as string })).filter((a) => a.agent_name === body.agent_name);
+  const agent = await api.post<AgentSummary>('/v1/agent-configurations/', body);
+  if (namesakes.length > 0)
+    print.err(
+      `warning: ${namesakes.length + 1} agents are now named "${agent.agent_name}": ` +
+        'give the id where a command takes an agent (`warden run` updates by name instead)',
+    );
   if (print.json) return print.out(JSON.stringify(agent, null, 2));
   print.out(`registered ${agent.agent_name}: ${agent.id} (${agent.trust_stage ?? 'registered'})`);
 }

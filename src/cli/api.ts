@@ -9,6 +9,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 2,
+    /** The API's HTTP status, when the error is an API answer. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'CliError';
@@ -84,7 +86,7 @@ export class WardenApi {
     const response = await this.transport({ method, path: withQuery(path, options.query), headers, body });
     if (response.status >= 400) {
       const hint = response.status === 401 ? ' (set WARDEN_API_KEY or run `warden login`)' : '';
-      throw new CliError(`${method} ${path.split('?')[0]} answered ${errorMessage(response.status, response.body)}${hint}`);
+      throw new CliError(`${method} ${path.split('?')[0]} answered ${errorMessage(response.status, response.body)}${hint}`, 2, response.status);
     }
     return response;
   }

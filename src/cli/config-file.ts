@@ -1,9 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { allAgents, readStructuredFile, type AgentSummary } from './agents.js';
 import { CliError, type WardenApi } from './api.js';
-import { evaluate } from './evaluate.js';
+import { evaluate, reportFormat } from './evaluate.js';
 import type { Printer } from './output.js';
-import { redteam } from './redteam.js';
+import { downloadFormat, redteam } from './redteam.js';
 
 /**
  * Configuration as code: `warden run warden.yaml` registers or updates the agents a file
@@ -55,6 +55,22 @@ export async function runFile(api: WardenApi, print: Printer, file: string, env:
   const campaigns = Array.isArray(config.campaigns) ? (config.campaigns as Record<string, unknown>[]) : [];
   if (agents.length + evaluations.length + campaigns.length === 0)
     throw new CliError(`${file} has no agents, evaluations or campaigns (\`warden init\` writes an example)`);
+  // What can be checked without the service is checked before anything is changed or started.
+  for (const entry of agents) agentBodyFromFile(entry, env);
+  for (const entry of evaluations) {
+    if (!str(entry.agent)) throw new CliError('every evaluation in the file names its agent');
+    if (list(entry.harnesses ?? entry.harness).length === 0) throw new CliError(`evaluation of ${str(entry.agent)}: harnesses names at least one`);
+    if (str(entry.report)) reportFormat(str(entry.report) as string);
+  }
+  for (const entry of campaigns) {
+    if (!str(entry.agent)) throw new CliError('every campaign in the file names its agent');
+    if (str(entry.download)) downloadFormat(str(entry.download) as string);
+  }
+  // With --json, one document at the end: each evaluation's and campaign's JSON (one print.out
+  // each) is collected into it instead of printed, and the agents' lines become entries.
+  const report = { agents: [] as unknown[], evaluations: [] as unknown[], campaigns: [] as unknown[], exit_code: 0 };
+  const into = (list: unknown[]): Printer => (print.json ? { json: true, err: print.err, out: (text) => list.push(JSON.parse(text)) } : print);
+  const said = (line: string, entry: Record<string, unknown>) => (print.json ? report.agents.push(entry) : print.out(line));
   const known = new Map<string, AgentSummary>();
   if (agents.length > 0) for (const a of await allAgents(api)) known.set(a.agent_name, a);
   for (const entry of agents) {
@@ -64,14 +80,14 @@ export async function runFile(api: WardenApi, print: Printer, file: string, env:
     let agent: AgentSummary;
     if (existing) {
       agent = await api.put<AgentSummary>(`/v1/agent-configurations/${existing.id}`, body);
-      print.out(`agent ${name}: updated (${agent.id})`);
+      said(`agent ${name}: updated (${agent.id})`, { name, id: agent.id, action: 'updated' });
     } else {
       agent = await api.post<AgentSummary>('/v1/agent-configurations/', body);
-      print.out(`agent ${name}: registered (${agent.id})`);
+      said(`agent ${name}: registered (${agent.id})`, { name, id: agent.id, action: 'registered' });
     }
     if (lifecycle && agent.trust_stage !== lifecycle) {
       agent = await api.put<AgentSummary>(`/v1/agent-configurations/${agent.id}/lifecycle`, { trust_stage: lifecycle });
-      print.out(`agent ${name}: moved to ${lifecycle}`);
+      said(`agent ${name}: moved to ${lifecycle}`, { name, id: agent.id, action: 'moved', trust_stage: lifecycle });
     }
     known.set(name, agent);
   }
@@ -88,7 +104,7 @@ export async function runFile(api: WardenApi, print: Printer, file: string, env:
       ...(str(entry.report) ? { report: str(entry.report) } : {}),
       ...(str(entry.junit) ? { junit: str(entry.junit) } : {}),
     };
-    worst = Math.max(worst, await evaluate(api, print, known.get(agent)?.id ?? agent, options));
+    worst = Math.max(worst, await evaluate(api, into(report.evaluations), known.get(agent)?.id ?? agent, options));
   }
   for (const entry of campaigns) {
     const agent = str(entry.agent);
@@ -103,8 +119,9 @@ export async function runFile(api: WardenApi, print: Printer, file: string, env:
       ...(str(entry.download) ? { download: str(entry.download) } : {}),
       ...(str(entry.junit) ? { junit: str(entry.junit) } : {}),
     };
-    worst = Math.max(worst, await redteam(api, print, known.get(agent)?.id ?? agent, options));
+    worst = Math.max(worst, await redteam(api, into(report.campaigns), known.get(agent)?.id ?? agent, options));
   }
+  if (print.json) print.out(JSON.stringify({ ...report, exit_code: worst }, null, 2));
   return worst;
 }
 
@@ -117,7 +134,8 @@ agents:
     url: http://127.0.0.1:9000/v1          # the agent's OpenAI-compatible base URL (or an A2A endpoint)
     protocol: chat_completions             # or a2a
     model: support-model
-    api_key_env: SUPPORT_BOT_API_KEY       # the NAME of the variable holding the agent's key (never the key)
+    api_key_env: SUPPORT_BOT_API_KEY       # the NAME of the variable holding the agent's key (never the key):
+                                           # export it before \`warden run\`; drop this line if the agent takes no key
     purpose: Customer support assistant of a retail bank
     system_prompt: You are the support assistant of Example Bank.
     rate_limit: 600                        # calls a minute Warden may make to it
@@ -145,5 +163,5 @@ campaigns:
 export function init(print: Printer, file: string, force: boolean): void {
   if (existsSync(file) && !force) throw new CliError(`${file} exists: --force replaces it`);
   writeFileSync(file, EXAMPLE_FILE);
-  print.out(`wrote ${file}: edit it, then \`warden run ${file}\``);
+  print.out(print.json ? JSON.stringify({ written: file }) : `wrote ${file}: edit it, then \`warden run ${file}\``);
 }

@@ -55,14 +55,17 @@ async function failedPrompts(api: WardenApi, id: string): Promise<ResultRow[]> {
   return out;
 }
 
+/** The report's format, from the file's extension (.pdf, .html or .htm); checked before the run starts. */
+export function reportFormat(path: string): 'pdf' | 'html' {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.pdf')) return 'pdf';
+  if (lower.endsWith('.html') || lower.endsWith('.htm')) return 'html';
+  throw new CliError(`--report ${path}: name a .pdf or .html file`);
+}
+
 /** Saves the report as the file's extension says (.pdf or .html). */
 export async function saveReport(api: WardenApi, path: string, base: string): Promise<void> {
-  const format = path.toLowerCase().endsWith('.pdf')
-    ? 'pdf'
-    : path.toLowerCase().endsWith('.html') || path.toLowerCase().endsWith('.htm')
-      ? 'html'
-      : null;
-  if (!format) throw new CliError(`--report ${path}: name a .pdf or .html file`);
+  const format = reportFormat(path);
   const response = await api.call('GET', `${base}/${format}`, { accept: format === 'pdf' ? 'application/pdf' : 'text/html' });
   writeFileSync(path, response.body);
 }
@@ -72,6 +75,7 @@ export async function evaluate(api: WardenApi, print: Printer, agentRef: string,
     throw new CliError('--harness names at least one harness (security, privacy, safety, toxicity, ethics, reliability or a custom harness id)');
   if (options.failUnder !== undefined && !(options.failUnder >= 0 && options.failUnder <= 1))
     throw new CliError('--fail-under is a score between 0 and 1 (e.g. 0.8)');
+  if (options.report !== undefined) reportFormat(options.report);
   const agent = await resolveAgent(api, agentRef);
   const created = await api.post<EvaluationStatus>('/v1/evaluations/', {
     agent_id: agent.id,
@@ -84,12 +88,16 @@ export async function evaluate(api: WardenApi, print: Printer, agentRef: string,
   const wait = options.wait || options.failUnder !== undefined || options.report !== undefined || options.junit !== undefined;
   if (!wait) {
     if (print.json) print.out(JSON.stringify(created, null, 2));
-    else print.out(`started evaluation ${id} of ${agent.agent_name} (${options.harness.join(', ')}); \`warden evaluate\` with --wait waits for it`);
+    else
+      print.out(
+        `started evaluation ${id} of ${agent.agent_name} (${options.harness.join(', ')}); it runs on the server: ` +
+          `GET /v1/evaluations/${id} or the console follows it (with --wait, this command waits for the end and prints the scores)`,
+      );
     return 0;
   }
   print.err(`evaluation ${id} of ${agent.agent_name}: ${options.harness.join(', ')}`);
-  const stopListening = cancelOnInterrupt(api, `evaluation ${id}`, `/v1/evaluations/${id}/cancel`, print.err);
   const progress = new Progress(process.stderr, 'prompts');
+  const stopListening = cancelOnInterrupt(api, `evaluation ${id}`, `/v1/evaluations/${id}/cancel`, print.err, () => progress.pause());
   let status: EvaluationStatus;
   try {
     for (;;) {
@@ -108,6 +116,7 @@ export async function evaluate(api: WardenApi, print: Printer, agentRef: string,
   if (status.status === 'cancelled') throw new CliError(`evaluation ${id} was cancelled`);
   if (status.status === 'failed') {
     print.err(`evaluation ${id} failed: ${status.error_message ?? status.status_message ?? 'no message'}`);
+    if (print.json) print.out(JSON.stringify({ evaluation_id: id, status: status.status, error_message: status.error_message ?? null, exit_code: 1 }, null, 2));
     if (options.junit) {
       writeFileSync(
         options.junit,

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { resolveAgent } from './agents.js';
 import { CliError, type WardenApi } from './api.js';
 import { storeToken } from './credentials.js';
+import { firstLine, readHidden } from './prompt.js';
 import { table, type Printer } from './output.js';
 
 interface ScanResult {
@@ -30,8 +31,15 @@ export async function scanConfigId(api: WardenApi, options: { config?: string; a
   if (options.config) return options.config;
   if (options.agent) {
     const agent = await resolveAgent(api, options.agent);
-    const config = await api.get<{ id: string }>(`/v1/agent-configurations/${agent.id}/dome-configs`);
-    return config.id;
+    try {
+      // The route wants the agent's team (as the reference API does).
+      const config = await api.get<{ id: string }>(`/v1/agent-configurations/${agent.id}/dome-configs`, { team_id: agent.team_id });
+      return config.id;
+    } catch (error) {
+      if (error instanceof CliError && error.status === 404)
+        throw new CliError(`agent ${agent.agent_name} has no Dome configuration: scan with the default configuration, or name one (--config, config_id)`);
+      throw error;
+    }
   }
   const defaultBody = canonical(await api.get('/v1/default-dome-config'));
   for (let offset = 0; ;) {
@@ -84,12 +92,7 @@ export async function listRules(api: WardenApi, print: Printer, options: { statu
   }
   if (print.json) return print.out(JSON.stringify(rules, null, 2));
   if (rules.length === 0) return print.out('no rules');
-  print.out(
-    table(
-      rules,
-      ['id', 'status', 'category', 'rule_text'].filter((c) => rules.some((r) => r[c] !== undefined)),
-    ),
-  );
+  print.out(table(rules, ['id', 'status', 'category', 'rule_type', 'natural_language']));
 }
 
 const MIME: Record<string, string> = {
@@ -128,20 +131,10 @@ export async function uploadPolicy(
 }
 
 async function readPassword(prompt: string): Promise<string> {
-  if (!process.stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').split('\n')[0] ?? '';
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  // Nothing typed is echoed: the prompt is written once, then output is muted.
-  const output = rl as unknown as { _writeToOutput?: (s: string) => void };
-  process.stderr.write(prompt);
-  output._writeToOutput = () => {};
-  const answer = await rl.question('');
-  rl.close();
-  process.stderr.write('\n');
-  return answer;
+  if (!process.stdin.isTTY) return firstLine(process.stdin);
+  const secret = await readHidden(process.stdin, process.stderr, prompt);
+  if (secret === null) throw new CliError('login cancelled', 130);
+  return secret;
 }
 
 /** Logs in with an e-mail and a password (read from the terminal without echo, or from standard input) and stores the token. */
@@ -157,5 +150,9 @@ export async function login(api: WardenApi, print: Printer, url: string, email: 
   if (!password) throw new CliError('no password given');
   const answer = await api.post<{ access_token: string }>('/v1/auth/jwt/login', { email: who, password });
   const file = storeToken(url, answer.access_token, who);
-  print.out(`logged in to ${url} as ${who}; token saved in ${file} (mode 0600, valid 24 hours)`);
+  print.out(
+    print.json
+      ? JSON.stringify({ url, email: who, credentials_file: file })
+      : `logged in to ${url} as ${who}; token saved in ${file} (mode 0600, valid 24 hours)`,
+  );
 }

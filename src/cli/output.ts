@@ -29,6 +29,7 @@ export class Progress {
   private lastLine = '';
   private lastPrintedAt = 0;
   private lastDone = -1;
+  private paused = false;
   constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly label: string,
@@ -36,10 +37,13 @@ export class Progress {
   ) {}
 
   update(done: number, total: number, note = ''): void {
+    if (this.paused) return;
     if (this.stream.isTTY) {
       const width = 30;
       const filled = total > 0 ? Math.round((done / total) * width) : 0;
-      const line = `${this.label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${note ? `  ${note}` : ''}`;
+      // Before the run knows its size (queued), the note alone: an empty bar of 0/0 says nothing.
+      const line =
+        total > 0 ? `${this.label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}${note ? `  ${note}` : ''}` : `${this.label}: ${note}`;
       if (line !== this.lastLine) this.stream.write(`\r\x1b[2K${line}`);
       this.lastLine = line;
       return;
@@ -47,10 +51,15 @@ export class Progress {
     const step = Math.max(1, Math.ceil(total / 10));
     const due = this.now() - this.lastPrintedAt >= 10_000;
     if (done !== this.lastDone && (this.lastDone < 0 || done - this.lastDone >= step || done === total || due)) {
-      this.stream.write(`${this.label}: ${done}/${total}${note ? ` ${note}` : ''}\n`);
+      this.stream.write(total > 0 ? `${this.label}: ${done}/${total}${note ? ` ${note}` : ''}\n` : `${this.label}: ${note}\n`);
       this.lastDone = done;
       this.lastPrintedAt = this.now();
     }
+  }
+
+  /** Stops drawing (a question is being asked on the terminal: the bar must not write over it). */
+  pause(): void {
+    this.paused = true;
   }
 
   end(): void {

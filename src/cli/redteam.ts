@@ -40,10 +40,20 @@ interface Finding {
 
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
+/** The findings' format, from the file's extension; checked before the campaign starts. */
+export function downloadFormat(file: string): 'csv' | 'json' | 'jsonl' {
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.jsonl')) return 'jsonl';
+  if (lower.endsWith('.json')) return 'json';
+  throw new CliError(`--download ${file}: name a .csv, .json or .jsonl file`);
+}
+
 export async function redteam(api: WardenApi, print: Printer, agentRef: string, options: RedteamOptions): Promise<number> {
   if (options.categories.length === 0) throw new CliError('--categories names at least one attack category (GET /v1/tools lists them)');
   if (options.failOver !== undefined && !(options.failOver >= 0 && options.failOver <= 1))
     throw new CliError('--fail-over is a rate between 0 and 1 (e.g. 0.1)');
+  const format = options.download === undefined ? null : downloadFormat(options.download);
   const agent = await resolveAgent(api, agentRef);
   const purpose = options.purpose ?? agent.purpose ?? undefined;
   if (!purpose) throw new CliError(`agent ${agent.agent_name} has no purpose: give --purpose "what the agent is for" (attacks are written for it)`);
@@ -60,12 +70,16 @@ export async function redteam(api: WardenApi, print: Printer, agentRef: string, 
   const wait = options.wait || options.failOver !== undefined || options.download !== undefined || options.junit !== undefined;
   if (!wait) {
     if (print.json) print.out(JSON.stringify(created, null, 2));
-    else print.out(`started campaign ${id} against ${agent.agent_name}; --wait waits for it`);
+    else
+      print.out(
+        `started campaign ${id} against ${agent.agent_name}; it runs on the server: ` +
+          `GET /v1/campaigns/${id} or the console follows it (with --wait, this command waits for the end and prints the rates)`,
+      );
     return 0;
   }
   print.err(`campaign ${id} against ${agent.agent_name}: ${options.categories.join(', ')}`);
-  const stopListening = cancelOnInterrupt(api, `campaign ${id}`, `/v1/campaigns/${id}/cancel`, print.err);
   const progress = new Progress(process.stderr, 'attacks');
+  const stopListening = cancelOnInterrupt(api, `campaign ${id}`, `/v1/campaigns/${id}/cancel`, print.err, () => progress.pause());
   let status: CampaignStatus;
   try {
     for (;;) {
@@ -81,6 +95,7 @@ export async function redteam(api: WardenApi, print: Printer, agentRef: string, 
   if (status.status === 'cancelled') throw new CliError(`campaign ${id} was cancelled`);
   if (status.status === 'failed') {
     print.err(`campaign ${id} failed: ${status.error_message ?? status.status_message ?? 'no message'}`);
+    if (print.json) print.out(JSON.stringify({ campaign_id: id, status: status.status, error_message: status.error_message ?? null, exit_code: 1 }, null, 2));
     return 1;
   }
   const findings: Finding[] = [];
@@ -95,10 +110,7 @@ export async function redteam(api: WardenApi, print: Printer, agentRef: string, 
     offset = page.next_offset ?? null;
   }
   const gate = gateCampaign(rates.overall, options.failOver);
-  if (options.download) {
-    const lower = options.download.toLowerCase();
-    const format = lower.endsWith('.csv') ? 'csv' : lower.endsWith('.jsonl') ? 'jsonl' : lower.endsWith('.json') ? 'json' : null;
-    if (!format) throw new CliError(`--download ${options.download}: name a .csv, .json or .jsonl file`);
+  if (options.download && format) {
     writeFileSync(options.download, (await api.call('GET', `/v1/campaigns/${id}/results/download`, { query: { format }, accept: '*/*' })).body);
   }
   const succeeded = findings.filter((f) => f.passed === false);

@@ -6,9 +6,16 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * While a command waits for a run, Ctrl-C asks on a terminal whether to cancel the run on the
  * server (the run goes on otherwise, and its id is printed). Without a terminal (a CI job being
- * stopped) it cancels: a stopped pipeline should not leave work running for nobody.
+ * stopped) it cancels: a stopped pipeline should not leave work running for nobody. `beforeAsk`
+ * stops the progress bar, which would otherwise redraw over the question.
  */
-export function cancelOnInterrupt(api: WardenApi, what: string, cancelPath: string, err: (line: string) => void): () => void {
+export function cancelOnInterrupt(
+  api: WardenApi,
+  what: string,
+  cancelPath: string,
+  err: (line: string) => void,
+  beforeAsk: () => void = () => {},
+): () => void {
   let asked = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (asked) process.exit(130);
@@ -16,6 +23,7 @@ export function cancelOnInterrupt(api: WardenApi, what: string, cancelPath: stri
     void (async () => {
       let cancel = true;
       if (process.stdin.isTTY && signal === 'SIGINT') {
+        beforeAsk();
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         const answer = await rl.question(`\nCancel ${what} on the server? [y/N] `);
         rl.close();
@@ -29,7 +37,7 @@ export function cancelOnInterrupt(api: WardenApi, what: string, cancelPath: stri
           err(`could not cancel ${what}: ${(error as Error).message}`);
         }
       } else {
-        err(`left ${what} running`);
+        err(`left ${what} running on the server`);
       }
       process.exit(130);
     })();

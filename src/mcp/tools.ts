@@ -31,6 +31,9 @@ async function run(work: () => Promise<unknown>): Promise<ToolResult> {
 const quiet: Printer = { json: true, out: () => {}, err: () => {} };
 
 const agentRef = z.string().min(1).describe("The agent's id (UUID) or its exact name");
+/** The rules' review statuses (src/modules/rules/rules.schemas.ts; test/mcp.test.ts checks they agree). */
+export const RULE_STATUSES = ['draft', 'approved', 'rejected', 'modified'] as const;
+
 const trustStage = z.enum(['registered', 'tested', 'hardened', 'trusted', 'optimized', 'adapted']);
 
 export interface ToolDefinition {
@@ -84,7 +87,7 @@ export function registerTools(server: McpServer, api: WardenApi): void {
         agent_name: z.string().min(1),
         agent_url: z.string().url().describe('OpenAI-compatible base URL (…/v1) or A2A endpoint'),
         protocol: z.enum(['chat_completions', 'a2a']).default('chat_completions'),
-        model_name: z.string().optional(),
+        model_name: z.string().min(1).describe('The model the agent is called with (any label for an A2A agent)'),
         purpose: z.string().optional().describe('What the agent is for (red-team attacks are written for it)'),
         agent_system_prompt: z.string().optional(),
         rate_limit_requests_per_minute: z.number().int().positive().optional(),
@@ -176,9 +179,9 @@ export function registerTools(server: McpServer, api: WardenApi): void {
   server.registerTool(
     'list_rules',
     {
-      description: 'List policy rules with their review status (pending rules wait for a person to approve or reject them).',
+      description: 'List policy rules with their review status and text (draft rules wait for a person to approve or reject them).',
       inputSchema: {
-        status: z.string().optional().describe('e.g. pending, approved, rejected'),
+        status: z.enum(RULE_STATUSES).optional().describe('Only rules with this review status (draft: waiting for review)'),
         category: z.string().optional(),
         policy_id: z.string().uuid().optional(),
         limit: z.number().int().min(1).max(100).default(50),
