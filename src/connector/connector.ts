@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import {
   a2aHeaders,
   dialectOfVersion,
@@ -11,7 +9,7 @@ import {
   type A2aReading,
 } from './a2a.js';
 import { chatCompletionsBody, chatCompletionsUrl, readChatCompletion } from './chat-completions.js';
-import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnswer, type PostOptions } from './http.js';
+import { AttemptFailure, createOutboundPool, postForStream, postJson, type HttpAnswer, type OpenAnswer, type PostOptions } from './http.js';
 import { sseData } from './sse.js';
 import { createOutboundFence, type OutboundFence } from './outbound.js';
 import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
@@ -144,7 +142,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
   const backoff = { baseMs: options.backoffBaseMs ?? CONNECTOR_DEFAULTS.backoffBaseMs, maxMs: options.backoffMaxMs ?? CONNECTOR_DEFAULTS.backoffMaxMs, random };
   const retryAfterMaxMs = options.retryAfterMaxMs ?? CONNECTOR_DEFAULTS.retryAfterMaxMs;
   const taskPollMs = options.taskPollMs ?? CONNECTOR_DEFAULTS.taskPollMs;
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  /** Kept-alive connections, made on first use; `close` drops them (a later call makes a new pool). */
+  let pool: ReturnType<typeof createOutboundPool> | null = null;
+  const dispatcher = () => (pool ??= createOutboundPool(fence));
   /** Which A2A dialect each endpoint answered last, so the next call asks it right away. */
   const dialects = new Map<string, A2aDialect>();
 
@@ -211,7 +211,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       maxResponseBytes,
       signal,
       fence,
-      agents,
+      dispatcher: dispatcher(),
     });
     const asAttempt = (error: unknown) => (error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false));
 
@@ -469,8 +469,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     forward,
     stream,
     close() {
-      agents.http.destroy();
-      agents.https.destroy();
+      const closing = pool;
+      pool = null;
+      closing?.destroy().catch(() => undefined);
     },
   };
 }
