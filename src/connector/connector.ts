@@ -446,8 +446,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       if (!out.ok) return out;
       // The text as a whole is looked at once; only an answer that holds the key is walked, string by string.
       const redact = secretRedactor(call.secret);
-      const payload = redact(out.raw) === out.raw ? out.payload : redactStrings(out.payload, redact);
-      return { ok: true, payload, latencyMs: call.state.latencyMs, attempts: call.state.attempts };
+      const { latencyMs, attempts } = call.state;
+      if (redact(out.raw) === out.raw) return { ok: true, payload: out.payload, raw: out.raw, latencyMs, attempts };
+      return { ok: true, payload: redactStrings(out.payload, redact), latencyMs, attempts };
     } catch {
       return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
     }

@@ -114,13 +114,18 @@ class ViewBuilder {
   }
 
   view(): KeyView {
-    const text = (codes: Uint16Array) => {
-      let out = '';
-      for (let i = 0; i < this.length; i += 8192) out += String.fromCharCode(...codes.subarray(i, Math.min(i + 8192, this.length)));
-      return out;
-    };
+    // The code units read as UTF-16 in one native decode (on a little-endian machine; else through a spread).
+    const text = (codes: Uint16Array) => (LITTLE_ENDIAN ? Buffer.from(codes.buffer, codes.byteOffset, this.length * 2).toString('utf16le') : spread(codes, this.length));
     return { exact: text(this.exact), lower: text(this.lower), start: this.start.subarray(0, this.length), end: this.end.subarray(0, this.length) };
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function spread(codes: Uint16Array, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i += 8192) out += String.fromCharCode(...codes.subarray(i, Math.min(i + 8192, length)));
+  return out;
 }
 
 const lowerAscii = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
