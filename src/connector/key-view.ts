@@ -115,7 +115,8 @@ class ViewBuilder {
 
   view(): KeyView {
     // The code units read as UTF-16 in one native decode (on a little-endian machine; else through a spread).
-    const text = (codes: Uint16Array) => (LITTLE_ENDIAN ? Buffer.from(codes.buffer, codes.byteOffset, this.length * 2).toString('utf16le') : spread(codes, this.length));
+    const text = (codes: Uint16Array) =>
+      LITTLE_ENDIAN ? Buffer.from(codes.buffer, codes.byteOffset, this.length * 2).toString('utf16le') : spread(codes, this.length);
     return { exact: text(this.exact), lower: text(this.lower), start: this.start.subarray(0, this.length), end: this.end.subarray(0, this.length) };
   }
 }
