@@ -82,14 +82,18 @@ function decodedAt(text: string, at: number): { value: string; length: number } 
 
 /** Builds the view: character codes and spans in typed arrays (grown when NFKD expands a character). */
 class ViewBuilder {
-  exact = new Uint16Array(16);
-  lower = new Uint16Array(16);
-  start = new Int32Array(16);
-  end = new Int32Array(16);
+  exact: Uint16Array;
+  lower: Uint16Array;
+  start: Int32Array;
+  end: Int32Array;
   length = 0;
 
   constructor(capacity: number) {
-    this.grow(Math.max(16, capacity));
+    const size = Math.max(16, capacity);
+    this.exact = new Uint16Array(size);
+    this.lower = new Uint16Array(size);
+    this.start = new Int32Array(size);
+    this.end = new Int32Array(size);
   }
 
   private grow(capacity: number) {
