@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, util, type Dispatcher } from 'undici';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { OutboundRefusal, type OutboundFence } from './outbound.js';
@@ -118,9 +118,12 @@ export function createOutboundPool(fence: OutboundFence): Agent {
 
 /** What both posts share: one end for the call, kept to the first reason it was stopped for. */
 interface CallEnd {
-  /** Aborts the request when the call is stopped. */
-  signal: AbortSignal;
+  /** Ends the call (the first reason is kept): runs `onStop` once. */
   stop(failure: AttemptFailure): void;
+  /** What is done when the call is stopped (aborting its request, settling its promise). */
+  onStop: ((failure: AttemptFailure) => void) | null;
+  /** The reason the call was stopped for, once it was. */
+  readonly ending: AttemptFailure | null;
   /** What the call reports for an error: the reason it was stopped for, if any, else the error described. */
   reason(error: unknown): AttemptFailure;
   /** Stops listening to the caller's signal. */
@@ -129,21 +132,21 @@ interface CallEnd {
 
 /** The end of one call, stopped at once if the caller's signal is already aborted, else when it is. */
 function callEnd(signal: AbortSignal | undefined): CallEnd {
-  const controller = new AbortController();
-  let ending: AttemptFailure | null = null;
-  const stop = (failure: AttemptFailure) => {
-    ending ??= failure;
-    controller.abort();
-  };
-  const onCancel = () => stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
-  if (signal?.aborted) onCancel();
-  signal?.addEventListener('abort', onCancel, { once: true });
-  return {
-    signal: controller.signal,
-    stop,
-    reason: (error) => ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)),
+  const onCancel = () => end.stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
+  const end: CallEnd = {
+    ending: null,
+    onStop: null,
+    stop(failure) {
+      if (end.ending !== null) return;
+      (end as { ending: AttemptFailure | null }).ending = failure;
+      end.onStop?.(failure);
+    },
+    reason: (error) => end.ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)),
     detach: () => signal?.removeEventListener('abort', onCancel),
   };
+  if (signal?.aborted) onCancel();
+  else signal?.addEventListener('abort', onCancel, { once: true });
+  return end;
 }
 
 function noAnswerWithin(timeoutMs: number): string {
@@ -166,69 +169,116 @@ function sendPost(options: PostOptions, signal: AbortSignal): Promise<Dispatcher
 
 const headerText = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 
+/**
+ * One POST whose answer is read whole, on undici's `dispatch` (no stream, promise or abort signal
+ * of undici's own per call: the answer's chunks come straight to this handler). The promise
+ * settles as soon as the call is stopped (timeout, cancel, too large), even while the connection
+ * is still being made; the request is aborted then, or as soon as it reaches a connection.
+ */
 export function postJson(options: PostOptions): Promise<HttpAnswer> {
   try {
     options.fence.checkHost(options.url.hostname);
   } catch (error) {
     return Promise.reject(describeNetworkError(error));
   }
-  const call = callEnd(options.signal);
-  const timer = setTimeout(() => call.stop(new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), true)), options.timeoutMs);
-
-  return sendPost(options, call.signal)
-    .then(
-      (response) =>
-        new Promise<HttpAnswer>((resolve, reject) => {
-          const fail = (error: unknown) => reject(call.reason(error));
-          const status = response.statusCode;
-          const headers = response.headers as IncomingHttpHeaders;
-          const ok = status >= 200 && status < 300;
-          const limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
-          const declared = Number(headers['content-length']);
-          const plain = decoder(headerText(headers['content-encoding']));
-          const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
-          const raw = response.body;
-          raw.on('error', fail);
-          if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
-            // Aborting drops the connection: the rest of a huge answer is not wanted.
-            call.stop(tooLarge());
-            fail(null);
-            return;
-          }
-          const stream = plain ? raw.pipe(plain) : raw;
-          const chunks: Buffer[] = [];
-          let size = 0;
-          let done = false;
-          const finish = (truncated: boolean) => {
-            if (done) return;
-            done = true;
-            resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), truncated });
-          };
-          stream.on('data', (chunk: Buffer) => {
-            if (done) return;
-            size += chunk.length;
-            if (size > limit) {
-              if (ok) {
-                call.stop(tooLarge());
-                fail(null);
-                return;
-              }
-              chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
-              finish(true);
-              raw.destroy();
-              return;
-            }
-            chunks.push(chunk);
-          });
-          stream.on('end', () => finish(false));
-          if (plain) plain.on('error', () => (done ? undefined : fail(new AttemptFailure('network', 'its compressed answer could not be read', false))));
-        }),
-    )
-    .catch((error: unknown) => Promise.reject(call.reason(error)))
-    .finally(() => {
+  return new Promise<HttpAnswer>((resolve, reject) => {
+    const call = callEnd(options.signal);
+    let settled = false;
+    let abort: ((reason: Error) => void) | null = null;
+    let plain: Transform | null = null;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
       clearTimeout(timer);
       call.detach();
-    });
+      // A decompressor still holding input (an answer cut at its bound) does no more work.
+      plain?.destroy();
+      return true;
+    };
+    const fail = (error: unknown) => {
+      if (settle()) reject(call.reason(error));
+    };
+    call.onStop = (failure) => {
+      fail(failure);
+      abort?.(failure);
+    };
+    const timer = setTimeout(() => call.stop(new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), true)), options.timeoutMs);
+    if (call.ending !== null) {
+      fail(call.ending);
+      return;
+    }
+
+    const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    let ok = false;
+    let limit = 0;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (truncated: boolean) => {
+      if (settle()) resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), truncated });
+    };
+    /** A chunk of the (decompressed) answer: kept within the bound. */
+    const take = (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limit) {
+        if (ok) {
+          // Aborting drops the connection: the rest of a huge answer is not wanted.
+          call.stop(tooLarge());
+          return;
+        }
+        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+        finish(true);
+        abort?.(new AttemptFailure('too_large', 'the error answer was read far enough', false));
+        return;
+      }
+      chunks.push(chunk);
+    };
+
+    const { url } = options;
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortRequest) {
+        if (settled) abortRequest(call.ending ?? new AttemptFailure('cancelled', 'the call was cancelled', false));
+        else abort = abortRequest;
+      },
+      onHeaders(statusCode, rawHeaders) {
+        if (statusCode < 200) return true;
+        status = statusCode;
+        headers = util.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+        ok = status >= 200 && status < 300;
+        limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
+        plain = decoder(headerText(headers['content-encoding']));
+        const declared = Number(headers['content-length']);
+        if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
+          call.stop(tooLarge());
+          return false;
+        }
+        if (plain !== null) {
+          plain.on('data', take);
+          plain.on('end', () => finish(false));
+          plain.on('error', () => fail(new AttemptFailure('network', 'its compressed answer could not be read', false)));
+        }
+        return true;
+      },
+      onData(chunk) {
+        if (plain !== null) plain.write(chunk);
+        else take(chunk);
+        return true;
+      },
+      onComplete() {
+        if (plain !== null) plain.end();
+        else finish(false);
+      },
+      onError: fail,
+    };
+    try {
+      const request = { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST' as const, headers: options.headers, body: options.body };
+      options.dispatcher.dispatch(request, handler);
+    } catch (error) {
+      fail(error);
+    }
+  });
 }
 
 export function describeBytes(bytes: number): string {
@@ -257,6 +307,15 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
     return Promise.reject(describeNetworkError(error));
   }
   const call = callEnd(options.signal);
+  const controller = new AbortController();
+  /** Settles (rejects) as soon as the call is stopped, even before undici reaches a connection. */
+  const stopped = new Promise<never>((_, reject) => {
+    call.onStop = (failure) => {
+      controller.abort(failure);
+      reject(failure);
+    };
+  });
+  stopped.catch(() => undefined);
   const silence = () => new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), false);
   let timer = setTimeout(() => call.stop(silence()), options.timeoutMs);
   const rearm = () => {
@@ -268,7 +327,10 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
     call.detach();
   };
 
-  return sendPost(options, call.signal).then<OpenAnswer | HttpAnswer, never>(
+  const sent = sendPost(options, controller.signal);
+  // An answer that comes after the call was stopped is dropped (its connection with it).
+  sent.then((late) => (call.ending === null ? undefined : late.body.destroy()), () => undefined);
+  return Promise.race([sent, stopped]).then<OpenAnswer | HttpAnswer, never>(
     (response): Promise<HttpAnswer> | OpenAnswer => {
       const status = response.statusCode;
       const headers = response.headers as IncomingHttpHeaders;
