@@ -80,6 +80,8 @@ export const CONNECTOR_DEFAULTS = {
 } as const;
 
 const MAX_TASK_POLLS = 60;
+/** Agent URLs read and kept per connector (a bound, not an expectation). */
+const URLS_KEPT = 1_000;
 const DIALECT_MEMORY = 1_000;
 
 interface CallState {
@@ -336,8 +338,23 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     return { secret, state, failure, cancelled, exchange, open };
   }
 
+  /**
+   * Each URL as read by `targetUrl` (or why it is refused), per URL text: a memoised target (the
+   * gateway's) is called with the same text every time. The URLs are never changed after this.
+   */
+  const readUrls = new Map<string, URL | string>();
+  function readUrl(raw: string): URL | string {
+    let url = readUrls.get(raw);
+    if (url === undefined) {
+      url = targetUrl(raw);
+      if (readUrls.size >= URLS_KEPT) readUrls.clear();
+      readUrls.set(raw, url);
+    }
+    return url;
+  }
+
   function checkedUrl(target: AgentTarget, call: ReturnType<typeof beginCall>, signal: AbortSignal | undefined): URL | AgentCallError {
-    const url = targetUrl(target.url);
+    const url = readUrl(target.url);
     if (typeof url === 'string') return call.failure('refused_address', url);
     if (call.secret !== undefined && !/^[\x21-\x7e]+$/.test(call.secret)) {
       return call.failure('protocol', "the agent's API key holds characters an HTTP header cannot carry");
@@ -435,7 +452,17 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
   }
 
   /** The URL a pass-through request goes to: `{url}/chat/completions`, or the A2A endpoint itself. */
-  const forwardUrl = (target: AgentTarget, url: URL) => (target.protocol === 'chat_completions' ? chatCompletionsUrl(url) : url);
+  const completionsUrls = new Map<string, URL>();
+  function forwardUrl(target: AgentTarget, url: URL): URL {
+    if (target.protocol !== 'chat_completions') return url;
+    let to = completionsUrls.get(url.href);
+    if (to === undefined) {
+      to = chatCompletionsUrl(url);
+      if (completionsUrls.size >= URLS_KEPT) completionsUrls.clear();
+      completionsUrls.set(url.href, to);
+    }
+    return to;
+  }
 
   async function forward(target: AgentTarget, request: ForwardRequest, sendOptions: SendOptions = {}): Promise<ForwardResult> {
     try {

@@ -75,15 +75,16 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
    * the Authorization header, never in anything logged. Without a memo (PostgreSQL) every call
    * reads a new entry, so the key is decrypted per call.
    */
-  const targets = new WeakMap<repo.GatewayAgent, AgentTarget>();
-  function targetOf(found: repo.GatewayAgent): AgentTarget {
-    let target = targets.get(found);
-    if (target === undefined) {
+  const targets = new WeakMap<repo.GatewayAgent, { target: AgentTarget; host: string | undefined }>();
+  function targetOf(found: repo.GatewayAgent) {
+    let kept = targets.get(found);
+    if (kept === undefined) {
       // The gateway admitted the call against the agent's limit: the connector does not count it again.
-      target = { ...agentTarget(found.agent, openAgentKey(deps.keys.agentSecrets, found.agent.api_key_enc)), rateLimitPerMinute: null };
-      targets.set(found, target);
+      const target = { ...agentTarget(found.agent, openAgentKey(deps.keys.agentSecrets, found.agent.api_key_enc)), rateLimitPerMinute: null };
+      kept = { target, host: safeHost(found.agent.agent_url) };
+      targets.set(found, kept);
     }
-    return target;
+    return kept;
   }
 
   /**
@@ -133,7 +134,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
     }
     const guard = config === undefined ? null : await dome.guardOf(agent.team_id, config);
     await noteEnforcement(found, guard !== null && guard.config.gateway.mode === 'enforce' ? config!.id : null);
-    const target = targetOf(found);
+    const { target, host } = targetOf(found);
     const recorder = startCall({
       telemetry: deps.telemetry,
       teamId: agent.team_id,
@@ -141,7 +142,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
       spanName: spanName(agent),
       attributes: { 'gen_ai.agent.id': agent.id, 'gen_ai.agent.name': agent.agent_name },
     });
-    recorder.set('server.address', safeHost(agent.agent_url));
+    recorder.set('server.address', host);
     if (guard !== null) recorder.set('warden.guard.mode', guard.config.gateway.mode);
     return { agent, target, guard, recorder, connector: deps.connector };
   }
