@@ -262,6 +262,7 @@ export function postJson(options: PostOptions): Promise<HttpAnswer> {
         return true;
       },
       onData(chunk) {
+        if (settled) return true;
         if (plain !== null) plain.write(chunk);
         else take(chunk);
         return true;
