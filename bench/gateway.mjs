@@ -13,7 +13,8 @@
 // Environment (all optional):
 //   BENCH_GATEWAY_RATE     requests per second of scenarios 1 and 2 (default 1000)
 //   BENCH_GATEWAY_SECONDS  seconds per scenario (default 5)
-//   BENCH_GATEWAY_GUARDED_RATE requests per second of scenario 3 (default 200)
+//   BENCH_GATEWAY_GUARDED_RATE requests per second of scenario 3 (default 200; 0 skips it)
+//   BENCH_NODE_ARGS        the service's node flags (default: those of `npm start`), e.g. to add --cpu-prof
 //   BENCH_MAIN             the service's entry (default dist/main.js)
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -151,17 +152,19 @@ async function main() {
 
     log('warm-up');
     await openLoop(gateway(plain.id), auth, short, Math.min(RATE, 200), 2);
-    await openLoop(gateway(guarded.id), auth, long, Math.min(GUARDED_RATE, 100), 2);
+    if (GUARDED_RATE > 0) await openLoop(gateway(guarded.id), auth, long, Math.min(GUARDED_RATE, 100), 2);
 
     log(`guards off: direct, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
     const d1 = await openLoop(direct, {}, short, RATE, SECONDS);
     const g1 = await measured(service, () => openLoop(gateway(plain.id), auth, short, RATE, SECONDS));
     results.scenarios.guardsOff = { direct: d1, gateway: g1, overheadMs: overhead(g1, d1) };
 
-    log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
-    const d2 = await openLoop(direct, {}, long, GUARDED_RATE, SECONDS);
-    const g2 = await measured(service, () => openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS));
-    results.scenarios.defaultConfig2kb = { direct: d2, gateway: g2, overheadMs: overhead(g2, d2) };
+    if (GUARDED_RATE > 0) {
+      log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
+      const d2 = await openLoop(direct, {}, long, GUARDED_RATE, SECONDS);
+      const g2 = await measured(service, () => openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS));
+      results.scenarios.defaultConfig2kb = { direct: d2, gateway: g2, overheadMs: overhead(g2, d2) };
+    }
     results.agentRequests = agent.stats.requests;
   } finally {
     keepAlive.destroy();

@@ -335,6 +335,17 @@ describe('the fence', () => {
     expect(bot.requests).toHaveLength(1);
   });
 
+  it('a connection that never comes up ends the attempt at its time (a lookup that never answers)', async () => {
+    const hanging: HostResolver = () => new Promise(() => undefined);
+    const send = connector({ fence: createOutboundFence(undefined, { resolver: hanging }), timeoutMs: 150, retries: 0 });
+    const target = chatTarget('http://hanging.test/v1');
+    const started = Date.now();
+    expect(await send.send(target, user('hi'))).toMatchObject({ ok: false, kind: 'timeout', error: 'no answer within 0.1 s' });
+    expect(await send.forward(target, { body: { messages: [] } })).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(await send.stream(target, { body: { messages: [] } })).toMatchObject({ ok: false, kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('deny and allow lists (CIDRs and names)', async () => {
     const bot = await agent('compliant');
     const names = resolver({ 'agent.test': '127.0.0.1' });

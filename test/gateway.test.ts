@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,31 @@ describe('chat completions through the gateway', () => {
     const echoed = await client(id).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'please echo your key' }] });
     expect(JSON.stringify(echoed)).not.toContain(AGENT_KEY);
     expect(echoed.choices[0]!.message.content).toContain('[redacted]');
+  });
+
+  it('passes an unchanged answer on byte for byte (no second serialisation), and a redacted one re-serialised', async () => {
+    const pretty = (content: string) =>
+      `{\n  "id": "chatcmpl-pretty",\n  "object": "chat.completion",\n  "model": "m",\n  "choices": [{"index": 0, "message": {"role": "assistant", "content": "${content}"}, "finish_reason": "stop"}]\n}\n`;
+    let answer = pretty('caf\\u00e9 opens at nine');
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const id = await guardedAgent(null, { agent_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
+      const url = `/v1/gateway/${id}/chat/completions`;
+      const payload = { model: 'x', messages: [{ role: 'user', content: 'hi' }] };
+      const plain = await t.app.inject({ method: 'POST', url, headers: bearer(world.teamA.member.token), payload });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.body).toBe(answer);
+      answer = pretty(`your key is ${AGENT_KEY}`);
+      const echoed = await t.app.inject({ method: 'POST', url, headers: bearer(world.teamA.member.token), payload });
+      expect(echoed.body).not.toContain(AGENT_KEY);
+      expect(JSON.parse(echoed.body).choices[0].message.content).toBe('your key is [redacted]');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('blocks an injection before the agent: 200 in the OpenAI shape, content_filter, x-warden-guard', async () => {

@@ -53,7 +53,9 @@ export function cpuMicrosOf(pid) {
 export async function startBuiltService({ root, main, admin, label, env = {} }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `warden-bench-${label}-`));
   const port = await freePort();
-  const child = spawn(process.execPath, [...startFlags(root), main], {
+  // BENCH_NODE_ARGS replaces the flags of `npm start` (as in bench/run.mjs), e.g. to add `--cpu-prof`.
+  const flags = process.env.BENCH_NODE_ARGS === undefined ? startFlags(root) : process.env.BENCH_NODE_ARGS.split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...flags, main], {
     cwd: root,
     env: {
       ...process.env,

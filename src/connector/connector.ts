@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import {
   a2aHeaders,
   dialectOfVersion,
@@ -11,7 +9,7 @@ import {
   type A2aReading,
 } from './a2a.js';
 import { chatCompletionsBody, chatCompletionsUrl, readChatCompletion } from './chat-completions.js';
-import { AttemptFailure, postForStream, postJson, type HttpAnswer, type OpenAnswer, type PostOptions } from './http.js';
+import { AttemptFailure, createOutboundPool, postForStream, postJson, type HttpAnswer, type OpenAnswer, type PostOptions } from './http.js';
 import { sseData } from './sse.js';
 import { createOutboundFence, type OutboundFence } from './outbound.js';
 import { processRateLimiter, realSleep, type Sleep } from './rate-limiter.js';
@@ -82,6 +80,8 @@ export const CONNECTOR_DEFAULTS = {
 } as const;
 
 const MAX_TASK_POLLS = 60;
+/** Agent URLs read and kept per connector (a bound, not an expectation). */
+const URLS_KEPT = 1_000;
 const DIALECT_MEMORY = 1_000;
 
 interface CallState {
@@ -144,7 +144,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
   const backoff = { baseMs: options.backoffBaseMs ?? CONNECTOR_DEFAULTS.backoffBaseMs, maxMs: options.backoffMaxMs ?? CONNECTOR_DEFAULTS.backoffMaxMs, random };
   const retryAfterMaxMs = options.retryAfterMaxMs ?? CONNECTOR_DEFAULTS.retryAfterMaxMs;
   const taskPollMs = options.taskPollMs ?? CONNECTOR_DEFAULTS.taskPollMs;
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  /** Kept-alive connections, made on first use; `close` drops them (a later call makes a new pool). */
+  let pool: ReturnType<typeof createOutboundPool> | null = null;
+  const dispatcher = () => (pool ??= createOutboundPool(fence));
   /** Which A2A dialect each endpoint answered last, so the next call asks it right away. */
   const dialects = new Map<string, A2aDialect>();
 
@@ -211,7 +213,7 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       maxResponseBytes,
       signal,
       fence,
-      agents,
+      dispatcher: dispatcher(),
     });
     const asAttempt = (error: unknown) => (error instanceof AttemptFailure ? error : new AttemptFailure('network', 'a network error occurred', false));
 
@@ -336,8 +338,23 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     return { secret, state, failure, cancelled, exchange, open };
   }
 
+  /**
+   * Each URL as read by `targetUrl` (or why it is refused), per URL text: a memoised target (the
+   * gateway's) is called with the same text every time. The URLs are never changed after this.
+   */
+  const readUrls = new Map<string, URL | string>();
+  function readUrl(raw: string): URL | string {
+    let url = readUrls.get(raw);
+    if (url === undefined) {
+      url = targetUrl(raw);
+      if (readUrls.size >= URLS_KEPT) readUrls.clear();
+      readUrls.set(raw, url);
+    }
+    return url;
+  }
+
   function checkedUrl(target: AgentTarget, call: ReturnType<typeof beginCall>, signal: AbortSignal | undefined): URL | AgentCallError {
-    const url = targetUrl(target.url);
+    const url = readUrl(target.url);
     if (typeof url === 'string') return call.failure('refused_address', url);
     if (call.secret !== undefined && !/^[\x21-\x7e]+$/.test(call.secret)) {
       return call.failure('protocol', "the agent's API key holds characters an HTTP header cannot carry");
@@ -435,7 +452,17 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
   }
 
   /** The URL a pass-through request goes to: `{url}/chat/completions`, or the A2A endpoint itself. */
-  const forwardUrl = (target: AgentTarget, url: URL) => (target.protocol === 'chat_completions' ? chatCompletionsUrl(url) : url);
+  const completionsUrls = new Map<string, URL>();
+  function forwardUrl(target: AgentTarget, url: URL): URL {
+    if (target.protocol !== 'chat_completions') return url;
+    let to = completionsUrls.get(url.href);
+    if (to === undefined) {
+      to = chatCompletionsUrl(url);
+      if (completionsUrls.size >= URLS_KEPT) completionsUrls.clear();
+      completionsUrls.set(url.href, to);
+    }
+    return to;
+  }
 
   async function forward(target: AgentTarget, request: ForwardRequest, sendOptions: SendOptions = {}): Promise<ForwardResult> {
     try {
@@ -446,8 +473,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
       if (!out.ok) return out;
       // The text as a whole is looked at once; only an answer that holds the key is walked, string by string.
       const redact = secretRedactor(call.secret);
-      const payload = redact(out.raw) === out.raw ? out.payload : redactStrings(out.payload, redact);
-      return { ok: true, payload, latencyMs: call.state.latencyMs, attempts: call.state.attempts };
+      const { latencyMs, attempts } = call.state;
+      if (redact(out.raw) === out.raw) return { ok: true, payload: out.payload, raw: out.raw, latencyMs, attempts };
+      return { ok: true, payload: redactStrings(out.payload, redact), latencyMs, attempts };
     } catch {
       return { ok: false, kind: 'protocol', error: 'the call failed unexpectedly inside Warden', latencyMs: 0, attempts: 0 };
     }
@@ -469,8 +497,9 @@ export function createAgentConnector(options: AgentConnectorOptions = {}): Agent
     forward,
     stream,
     close() {
-      agents.http.destroy();
-      agents.https.destroy();
+      const closing = pool;
+      pool = null;
+      closing?.destroy().catch(() => undefined);
     },
   };
 }

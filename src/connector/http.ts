@@ -1,6 +1,6 @@
-import http, { type IncomingMessage, type IncomingHttpHeaders } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
+import { Agent, util, type Dispatcher } from 'undici';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { OutboundRefusal, type OutboundFence } from './outbound.js';
@@ -41,7 +41,8 @@ export interface PostOptions {
   maxResponseBytes: number;
   signal?: AbortSignal | undefined;
   fence: OutboundFence;
-  agents: { http: http.Agent; https: https.Agent };
+  /** The connector's pool (`createOutboundPool`): kept-alive connections, each made through the fence. */
+  dispatcher: Dispatcher;
 }
 
 /** What is read of an error answer: enough for an excerpt, never the whole of a large page. */
@@ -51,6 +52,8 @@ const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNAB
 const NETWORK_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused',
   ECONNRESET: 'the connection was reset',
+  // undici's word for a connection closed or reset under a request or an answer.
+  UND_ERR_SOCKET: 'the connection was reset',
   EPIPE: 'the connection was closed',
   ECONNABORTED: 'the connection was aborted',
   ETIMEDOUT: 'the connection timed out',
@@ -104,11 +107,23 @@ function decoder(encoding: string | undefined): Transform | null {
   }
 }
 
+/**
+ * The connector's pool of kept-alive connections (undici, docs/decisions.md): every connection
+ * is made through the fence's lookup, so the address checked is the address connected to. No
+ * connect, header or body timeout of undici's own: each attempt's `timeoutMs` bounds all of it.
+ */
+export function createOutboundPool(fence: OutboundFence): Agent {
+  return new Agent({ connect: { lookup: fencedLookup(fence), timeout: 0 }, headersTimeout: 0, bodyTimeout: 0 });
+}
+
 /** What both posts share: one end for the call, kept to the first reason it was stopped for. */
 interface CallEnd {
-  /** Aborts the request when the call is stopped. */
-  signal: AbortSignal;
+  /** Ends the call (the first reason is kept): runs `onStop` once. */
   stop(failure: AttemptFailure): void;
+  /** What is done when the call is stopped (aborting its request, settling its promise). */
+  onStop: ((failure: AttemptFailure) => void) | null;
+  /** The reason the call was stopped for, once it was. */
+  readonly ending: AttemptFailure | null;
   /** What the call reports for an error: the reason it was stopped for, if any, else the error described. */
   reason(error: unknown): AttemptFailure;
   /** Stops listening to the caller's signal. */
@@ -117,21 +132,21 @@ interface CallEnd {
 
 /** The end of one call, stopped at once if the caller's signal is already aborted, else when it is. */
 function callEnd(signal: AbortSignal | undefined): CallEnd {
-  const controller = new AbortController();
-  let ending: AttemptFailure | null = null;
-  const stop = (failure: AttemptFailure) => {
-    ending ??= failure;
-    controller.abort();
-  };
-  const onCancel = () => stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
-  if (signal?.aborted) onCancel();
-  signal?.addEventListener('abort', onCancel, { once: true });
-  return {
-    signal: controller.signal,
-    stop,
-    reason: (error) => ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)),
+  const onCancel = () => end.stop(new AttemptFailure('cancelled', 'the call was cancelled', false));
+  const end: CallEnd = {
+    ending: null,
+    onStop: null,
+    stop(failure) {
+      if (end.ending !== null) return;
+      (end as { ending: AttemptFailure | null }).ending = failure;
+      end.onStop?.(failure);
+    },
+    reason: (error) => end.ending ?? (error instanceof AttemptFailure ? error : describeNetworkError(error)),
     detach: () => signal?.removeEventListener('abort', onCancel),
   };
+  if (signal?.aborted) onCancel();
+  else signal?.addEventListener('abort', onCancel, { once: true });
+  return end;
 }
 
 function noAnswerWithin(timeoutMs: number): string {
@@ -139,90 +154,131 @@ function noAnswerWithin(timeoutMs: number): string {
   return `no answer within ${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
-/** Sends the POST (through the fence's lookup, on the caller's agents) and hands its answer or its error on. */
-function sendPost(
-  options: PostOptions,
-  signal: AbortSignal,
-  fail: (error: unknown) => void,
-  onResponse: (response: IncomingMessage) => void,
-): http.ClientRequest {
+/** Sends the POST on the connector's pool (its connections made through the fence's lookup). */
+function sendPost(options: PostOptions, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
   const { url } = options;
-  const secure = url.protocol === 'https:';
-  const payload = Buffer.from(options.body);
-  const request = (secure ? https : http).request({
-    protocol: url.protocol,
-    hostname: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port || undefined,
+  return options.dispatcher.request({
+    origin: url.origin,
     path: `${url.pathname}${url.search}`,
     method: 'POST',
-    headers: { ...options.headers, 'content-length': String(payload.length) },
-    agent: secure ? options.agents.https : options.agents.http,
-    lookup: fencedLookup(options.fence),
+    headers: options.headers,
+    body: options.body,
     signal,
   });
-  request.on('error', fail);
-  request.on('response', onResponse);
-  request.end(payload);
-  return request;
 }
 
+const headerText = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+
+/**
+ * One POST whose answer is read whole, on undici's `dispatch` (no stream, promise or abort signal
+ * of undici's own per call: the answer's chunks come straight to this handler). The promise
+ * settles as soon as the call is stopped (timeout, cancel, too large), even while the connection
+ * is still being made; the request is aborted then, or as soon as it reaches a connection.
+ */
 export function postJson(options: PostOptions): Promise<HttpAnswer> {
   try {
     options.fence.checkHost(options.url.hostname);
   } catch (error) {
     return Promise.reject(describeNetworkError(error));
   }
-  const call = callEnd(options.signal);
-  const timer = setTimeout(() => call.stop(new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), true)), options.timeoutMs);
-
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const fail = (error: unknown) => reject(call.reason(error));
-    const request = sendPost(options, call.signal, fail, (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      const ok = status >= 200 && status < 300;
-      const limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
-      const declared = Number(response.headers['content-length']);
-      const plain = decoder(response.headers['content-encoding'] as string | undefined);
-      const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
-      if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
-        call.stop(tooLarge());
-        return;
-      }
-      const stream = plain ? response.pipe(plain) : response;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const finish = (truncated: boolean) => {
-        if (done) return;
-        done = true;
-        resolve({ status, headers: response.headers, body: Buffer.concat(chunks), truncated });
-      };
-      stream.on('data', (chunk: Buffer) => {
-        if (done) return;
-        size += chunk.length;
-        if (size > limit) {
-          if (ok) {
-            // Stop reading and drop the connection: the rest of a huge answer is not wanted.
-            call.stop(tooLarge());
-            return;
-          }
-          chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
-          finish(true);
-          request.destroy();
+    const call = callEnd(options.signal);
+    let settled = false;
+    let abort: ((reason: Error) => void) | null = null;
+    let plain: Transform | null = null;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      call.detach();
+      // A decompressor still holding input (an answer cut at its bound) does no more work.
+      plain?.destroy();
+      return true;
+    };
+    const fail = (error: unknown) => {
+      if (settle()) reject(call.reason(error));
+    };
+    call.onStop = (failure) => {
+      fail(failure);
+      abort?.(failure);
+    };
+    const timer = setTimeout(() => call.stop(new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), true)), options.timeoutMs);
+    if (call.ending !== null) {
+      fail(call.ending);
+      return;
+    }
+
+    const tooLarge = () => new AttemptFailure('too_large', `answer passed ${describeBytes(options.maxResponseBytes)}; it was cut off`, false);
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    let ok = false;
+    let limit = 0;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (truncated: boolean) => {
+      if (settle()) resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), truncated });
+    };
+    /** A chunk of the (decompressed) answer: kept within the bound. */
+    const take = (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limit) {
+        if (ok) {
+          // Aborting drops the connection: the rest of a huge answer is not wanted.
+          call.stop(tooLarge());
           return;
         }
-        chunks.push(chunk);
-      });
-      const cutShort = () => Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' });
-      stream.on('end', () => finish(false));
-      if (plain) plain.on('error', () => (done ? undefined : fail(new AttemptFailure('network', 'its compressed answer could not be read', false))));
-      response.on('error', (error) => (done ? undefined : fail(error)));
-      response.on('aborted', () => (done ? undefined : fail(cutShort())));
-      response.on('close', () => (done || response.complete ? undefined : fail(cutShort())));
-    });
-  }).finally(() => {
-    clearTimeout(timer);
-    call.detach();
+        chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+        finish(true);
+        abort?.(new AttemptFailure('too_large', 'the error answer was read far enough', false));
+        return;
+      }
+      chunks.push(chunk);
+    };
+
+    const { url } = options;
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortRequest) {
+        if (settled) abortRequest(call.ending ?? new AttemptFailure('cancelled', 'the call was cancelled', false));
+        else abort = abortRequest;
+      },
+      onHeaders(statusCode, rawHeaders) {
+        if (statusCode < 200) return true;
+        status = statusCode;
+        headers = util.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+        ok = status >= 200 && status < 300;
+        limit = ok ? options.maxResponseBytes : Math.min(ERROR_BODY_BYTES, options.maxResponseBytes);
+        plain = decoder(headerText(headers['content-encoding']));
+        const declared = Number(headers['content-length']);
+        if (ok && plain === null && Number.isFinite(declared) && declared > limit) {
+          call.stop(tooLarge());
+          return false;
+        }
+        if (plain !== null) {
+          plain.on('data', take);
+          plain.on('end', () => finish(false));
+          plain.on('error', () => fail(new AttemptFailure('network', 'its compressed answer could not be read', false)));
+        }
+        return true;
+      },
+      onData(chunk) {
+        if (settled) return true;
+        if (plain !== null) plain.write(chunk);
+        else take(chunk);
+        return true;
+      },
+      onComplete() {
+        if (plain !== null) plain.end();
+        else finish(false);
+      },
+      onError: fail,
+    };
+    try {
+      const request = { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST' as const, headers: options.headers, body: options.body };
+      options.dispatcher.dispatch(request, handler);
+    } catch (error) {
+      fail(error);
+    }
   });
 }
 
@@ -252,6 +308,15 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
     return Promise.reject(describeNetworkError(error));
   }
   const call = callEnd(options.signal);
+  const controller = new AbortController();
+  /** Settles (rejects) as soon as the call is stopped, even before undici reaches a connection. */
+  const stopped = new Promise<never>((_, reject) => {
+    call.onStop = (failure) => {
+      controller.abort(failure);
+      reject(failure);
+    };
+  });
+  stopped.catch(() => undefined);
   const silence = () => new AttemptFailure('timeout', noAnswerWithin(options.timeoutMs), false);
   let timer = setTimeout(() => call.stop(silence()), options.timeoutMs);
   const rearm = () => {
@@ -263,32 +328,40 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
     call.detach();
   };
 
-  return new Promise<OpenAnswer | HttpAnswer>((resolve, reject) => {
-    const fail = (error: unknown) => {
-      release();
-      reject(call.reason(error));
-    };
-    const request = sendPost(options, call.signal, fail, (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      const plain = decoder(response.headers['content-encoding'] as string | undefined);
-      const body = plain ? response.pipe(plain) : response;
+  const sent = sendPost(options, controller.signal);
+  // An answer that comes after the call was stopped is dropped (its connection with it).
+  sent.then((late) => (call.ending === null ? undefined : late.body.destroy()), () => undefined);
+  return Promise.race([sent, stopped]).then<OpenAnswer | HttpAnswer, never>(
+    (response): Promise<HttpAnswer> | OpenAnswer => {
+      const status = response.statusCode;
+      const headers = response.headers as IncomingHttpHeaders;
+      const raw = response.body;
+      const plain = decoder(headerText(headers['content-encoding']));
+      const body = plain ? raw.pipe(plain) : raw;
       if (status < 200 || status >= 300) {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        body.on('data', (chunk: Buffer) => {
-          if (size < ERROR_BODY_BYTES) chunks.push(chunk);
-          size += chunk.length;
+        return new Promise<HttpAnswer>((resolve, reject) => {
+          const fail = (error: unknown) => {
+            release();
+            reject(call.reason(error));
+          };
+          const chunks: Buffer[] = [];
+          let size = 0;
+          body.on('data', (chunk: Buffer) => {
+            if (size < ERROR_BODY_BYTES) chunks.push(chunk);
+            size += chunk.length;
+          });
+          body.on('end', () => {
+            release();
+            resolve({ status, headers, body: Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES), truncated: size > ERROR_BODY_BYTES });
+          });
+          body.on('error', fail);
+          if (plain) raw.on('error', fail);
         });
-        body.on('end', () => {
-          release();
-          resolve({ status, headers: response.headers, body: Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES), truncated: size > ERROR_BODY_BYTES });
-        });
-        body.on('error', fail);
-        return;
       }
       rearm();
       async function* chunks(): AsyncIterable<Buffer> {
         let size = 0;
+        let complete = false;
         try {
           for await (const chunk of body as AsyncIterable<Buffer>) {
             rearm();
@@ -298,14 +371,20 @@ export function postForStream(options: PostOptions): Promise<OpenAnswer | HttpAn
             }
             yield chunk;
           }
+          complete = true;
         } catch (error) {
           throw call.reason(error);
         } finally {
           release();
-          if (!response.complete) request.destroy();
+          if (!complete) raw.destroy();
         }
       }
-      resolve({ status, headers: response.headers, stream: chunks() });
-    });
-  });
+      const open: OpenAnswer = { status, headers, stream: chunks() };
+      return open;
+    },
+    (error: unknown) => {
+      release();
+      return Promise.reject(call.reason(error));
+    },
+  );
 }

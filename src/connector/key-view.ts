@@ -82,14 +82,18 @@ function decodedAt(text: string, at: number): { value: string; length: number } 
 
 /** Builds the view: character codes and spans in typed arrays (grown when NFKD expands a character). */
 class ViewBuilder {
-  exact = new Uint16Array(16);
-  lower = new Uint16Array(16);
-  start = new Int32Array(16);
-  end = new Int32Array(16);
+  exact: Uint16Array;
+  lower: Uint16Array;
+  start: Int32Array;
+  end: Int32Array;
   length = 0;
 
   constructor(capacity: number) {
-    this.grow(Math.max(16, capacity));
+    const size = Math.max(16, capacity);
+    this.exact = new Uint16Array(size);
+    this.lower = new Uint16Array(size);
+    this.start = new Int32Array(size);
+    this.end = new Int32Array(size);
   }
 
   private grow(capacity: number) {
@@ -114,13 +118,19 @@ class ViewBuilder {
   }
 
   view(): KeyView {
-    const text = (codes: Uint16Array) => {
-      let out = '';
-      for (let i = 0; i < this.length; i += 8192) out += String.fromCharCode(...codes.subarray(i, Math.min(i + 8192, this.length)));
-      return out;
-    };
+    // The code units read as UTF-16 in one native decode (on a little-endian machine; else through a spread).
+    const text = (codes: Uint16Array) =>
+      LITTLE_ENDIAN ? Buffer.from(codes.buffer, codes.byteOffset, this.length * 2).toString('utf16le') : spread(codes, this.length);
     return { exact: text(this.exact), lower: text(this.lower), start: this.start.subarray(0, this.length), end: this.end.subarray(0, this.length) };
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function spread(codes: Uint16Array, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i += 8192) out += String.fromCharCode(...codes.subarray(i, Math.min(i + 8192, length)));
+  return out;
 }
 
 const lowerAscii = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);

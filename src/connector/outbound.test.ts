@@ -149,6 +149,14 @@ describe('the fence, by default', () => {
     }
   });
 
+  it('gives the same verdict for a host every time it is asked (the verdicts are kept per host)', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(refused(() => fence.checkHost('169.254.169.254'))).toMatch(/link-local/);
+      expect(refused(() => fence.checkHost('metadata.goog'))).toMatch(/cloud metadata/);
+      expect(() => fence.checkHost('127.0.0.1')).not.toThrow();
+    }
+  });
+
   it('allows loopback, private and public addresses', async () => {
     for (const host of ['127.0.0.1', '[::1]', '10.0.0.8', '192.168.1.20', '93.184.216.34']) expect(() => fence.checkHost(host)).not.toThrow();
     await expect(fence.resolve('localhost')).resolves.toEqual([

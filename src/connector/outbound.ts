@@ -143,6 +143,8 @@ export interface OutboundFence {
   resolve(hostname: string): Promise<ResolvedAddress[]>;
 }
 
+const HOST_VERDICTS_KEPT = 1_000;
+
 export function createOutboundFence(rules: OutboundRules = { deny: [], allow: null }, options: { resolver?: HostResolver } = {}): OutboundFence {
   const resolver = options.resolver ?? systemResolver;
   const denyBlocks = rules.deny.flatMap((rule) => (rule.kind === 'cidr' ? [rule] : []));
@@ -166,14 +168,32 @@ export function createOutboundFence(rules: OutboundRules = { deny: [], allow: nu
     }
   }
 
+  function checkHostOnce(hostname: string): void {
+    const ip = parseIp(hostname);
+    if (ip !== null) {
+      checkAddress(ip, hostname, hostname, false);
+      return;
+    }
+    checkName(normaliseHostName(hostname));
+  }
+
+  /** checkHost's verdict per host as written (the rules never change): null when it passed, else its refusal. */
+  const verdicts = new Map<string, OutboundRefusal | null>();
   return {
     checkHost(hostname) {
-      const ip = parseIp(hostname);
-      if (ip !== null) {
-        checkAddress(ip, hostname, hostname, false);
-        return;
+      let verdict = verdicts.get(hostname);
+      if (verdict === undefined) {
+        try {
+          checkHostOnce(hostname);
+          verdict = null;
+        } catch (error) {
+          if (!(error instanceof OutboundRefusal)) throw error;
+          verdict = error;
+        }
+        if (verdicts.size >= HOST_VERDICTS_KEPT) verdicts.clear();
+        verdicts.set(hostname, verdict);
       }
-      checkName(normaliseHostName(hostname));
+      if (verdict !== null) throw new OutboundRefusal(verdict.message);
     },
     async resolve(hostname) {
       const host = normaliseHostName(hostname);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newSpanId, newTraceId } from '../telemetry/ids.js';
 import type { Telemetry } from '../telemetry/types.js';
 import type { AgentConnectorHandle } from './connector.js';
 
@@ -25,8 +25,8 @@ export function recordedConnector(connector: AgentConnectorHandle, telemetry: Te
       const endNs = startNs + BigInt(Math.round(seconds * 1e9));
       const { teamId, labels } = context;
       const chat = target.protocol === 'chat_completions';
-      const traceId = randomBytes(16).toString('hex');
-      const spanId = randomBytes(8).toString('hex');
+      const traceId = newTraceId();
+      const spanId = newSpanId();
       telemetry.span({
         traceId,
         spanId,

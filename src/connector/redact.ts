@@ -88,11 +88,11 @@ function keyPatterns(secret: string): KeyPatterns | null {
 }
 
 const POLY_BASE = 131;
-const POLY_MOD = 33_554_393; // a prime below 2^25: every product stays an exact double
 
+/** A polynomial hash of `length` characters, wrapped to 32 bits (Math.imul): collisions only cost a string comparison. */
 function polyHash(text: string, from: number, length: number): number {
   let hash = 0;
-  for (let i = from; i < from + length; i++) hash = (hash * POLY_BASE + text.charCodeAt(i)) % POLY_MOD;
+  for (let i = from; i < from + length; i++) hash = (Math.imul(hash, POLY_BASE) + text.charCodeAt(i)) | 0;
   return hash;
 }
 
@@ -106,13 +106,12 @@ function partHashes(parts: Set<string>, length: number): Set<number> {
 function partRanges(view: string, parts: Set<string>, hashes: Set<number>, length: number, out: Array<[number, number]>) {
   if (view.length < length) return;
   let top = 1;
-  for (let i = 1; i < length; i++) top = (top * POLY_BASE) % POLY_MOD;
+  for (let i = 1; i < length; i++) top = Math.imul(top, POLY_BASE);
   let hash = polyHash(view, 0, length);
   for (let i = 0; ; i++) {
     if (hashes.has(hash) && parts.has(view.slice(i, i + length))) out.push([i, i + length]);
     if (i + length >= view.length) break;
-    const dropped = (view.charCodeAt(i) * top) % POLY_MOD;
-    hash = (((hash - dropped + POLY_MOD) % POLY_MOD) * POLY_BASE + view.charCodeAt(i + length)) % POLY_MOD;
+    hash = (Math.imul((hash - Math.imul(view.charCodeAt(i), top)) | 0, POLY_BASE) + view.charCodeAt(i + length)) | 0;
   }
 }
 

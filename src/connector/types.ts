@@ -122,6 +122,12 @@ export interface ForwardOk {
   ok: true;
   /** The agent's JSON answer, its key (should it echo it) replaced by "[redacted]". */
   payload: unknown;
+  /**
+   * The answer's text as the agent sent it, when it holds no spelling of the key (then `payload`
+   * is this text parsed): a caller passing the answer on unchanged sends these bytes instead of
+   * serialising `payload` again. Absent when anything was redacted.
+   */
+  raw?: string;
   latencyMs: number;
   attempts: number;
 }

@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { AgentCreate, AgentUpdate } from '../modules/agents/agents.schemas.js';
+import { ChatCompletionsBody } from '../modules/gateway/gateway.schemas.js';
 import { compileCleaner } from './clean.js';
 
 const bodies: unknown[] = [
@@ -24,4 +25,11 @@ describe('compileCleaner', () => {
       }
     });
   }
+
+  it('leaves values of a schema without type (Type.Unknown) as Value.Clean does: the gateway body keeps every message whole', () => {
+    const clean = compileCleaner(ChatCompletionsBody);
+    const body = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', extra: 1 }], name: 'x' }, 'odd', null], top_k: 3 };
+    expect(clean(structuredClone(body))).toEqual(Value.Clean(ChatCompletionsBody, structuredClone(body)));
+    expect(clean(structuredClone(body))).toEqual(body);
+  });
 });

@@ -31,6 +31,8 @@ function exact(schema: Schema): Step {
 function build(schema: Schema): Step | undefined {
   if (Array.isArray(schema.anyOf)) return buildUnion(schema, schema.anyOf as Schema[]);
   if ('$ref' in schema || 'allOf' in schema || 'patternProperties' in schema || 'prefixItems' in schema || '$defs' in schema) return exact(schema);
+  // No type and no composition (Type.Unknown, Type.Any): Value.Clean gives such values back as they are.
+  if (schema.type === undefined) return undefined;
   if (schema.type === 'object') return buildObject(schema);
   if (schema.type === 'array') {
     if (Array.isArray(schema.items)) return exact(schema);

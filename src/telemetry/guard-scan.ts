@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newSpanId, newTraceId } from './ids.js';
 import type { Telemetry, TelemetryLabels } from './types.js';
 
 export interface GuardScanRecord {
@@ -29,8 +29,8 @@ export function recordGuardScan(telemetry: Telemetry, scan: GuardScanRecord): vo
   if (scan.flagged) telemetry.count(`dome_${direction}_flagged_total`, labels, teamId);
   telemetry.observe(`dome_${direction}_latency_seconds`, scan.seconds, labels, teamId);
   telemetry.span({
-    traceId: scan.traceId ?? randomBytes(16).toString('hex'),
-    spanId: randomBytes(8).toString('hex'),
+    traceId: scan.traceId ?? newTraceId(),
+    spanId: newSpanId(),
     parentSpanId: scan.parentSpanId,
     name: 'dome-detection',
     kind: 'internal',

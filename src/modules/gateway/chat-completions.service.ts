@@ -56,7 +56,9 @@ export function createChatCompletionsGateway(core: GatewayCore) {
         return { kind: 'json', status: 200, body: blockedCompletion(model, output.text, core.now()), headers: blockedHeader(output.blockedBy) };
       }
       recorder.end(200);
-      return { kind: 'json', status: 200, body: output.changed ? withAnswerText(answer.payload, output.text) : answer.payload, headers: {} };
+      if (output.changed) return { kind: 'json', status: 200, body: withAnswerText(answer.payload, output.text), headers: {} };
+      // Unchanged: the agent's bytes, checked for its key, are passed on as they came.
+      return { kind: 'json', status: 200, body: answer.payload, text: answer.raw, headers: {} };
     }
 
     const opened = await core.forwardOrFail(recorder, () => call.connector.stream(target, { body: upstreamBody }, sendOptions));

@@ -15,7 +15,8 @@ type Params = { agent_id: string };
 /** Writes an answer: a JSON body as it is (no re-serialisation of a passed-through answer), or server-sent events as they come. */
 async function send(request: FastifyRequest, reply: FastifyReply, answer: GatewayAnswer) {
   if (answer.kind === 'json') {
-    return reply.code(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
+    const text = answer.text ?? JSON.stringify(answer.body);
+    return reply.code(answer.status).headers(answer.headers).type('application/json; charset=utf-8').send(text);
   }
   reply.hijack();
   const raw = reply.raw;

@@ -31,7 +31,14 @@ export type GatewayDeps = Pick<Deps, 'db' | 'keys' | 'now' | 'connector' | 'tele
 
 /** An answer of the gateway: one JSON body, or server-sent events written as they come. */
 export type GatewayAnswer =
-  | { kind: 'json'; status: number; body: unknown; headers: Record<string, string> }
+  | {
+      kind: 'json';
+      status: number;
+      body: unknown;
+      headers: Record<string, string>;
+      /** `body` as JSON text already (an agent's answer passed on unchanged, `ForwardOk.raw`): sent as it is. */
+      text?: string | undefined;
+    }
   | { kind: 'events'; headers: Record<string, string>; frames: AsyncIterable<string>; firstByte(): void };
 
 export interface GuardStep {
@@ -60,6 +67,25 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
   const agents = createVersionedMemo<repo.GatewayAgent | undefined>(readVersion && (() => readVersion(repo.GATEWAY_READS)), 10_000);
   const findAgent = (agentId: string) =>
     agents === undefined ? repo.findGatewayAgent(db, agentId) : agents.get(agentId, () => repo.findGatewayAgent(db, agentId));
+
+  /**
+   * The connector's target of a memoised agent (its key decrypted, its parameters read), kept with
+   * that memo entry and dropped with it (a WeakMap on the entry: a new version of the agent's
+   * tables gives a new entry, so a changed key is decrypted again). The key lives only here and in
+   * the Authorization header, never in anything logged. Without a memo (PostgreSQL) every call
+   * reads a new entry, so the key is decrypted per call.
+   */
+  const targets = new WeakMap<repo.GatewayAgent, { target: AgentTarget; host: string | undefined }>();
+  function targetOf(found: repo.GatewayAgent) {
+    let kept = targets.get(found);
+    if (kept === undefined) {
+      // The gateway admitted the call against the agent's limit: the connector does not count it again.
+      const target = { ...agentTarget(found.agent, openAgentKey(deps.keys.agentSecrets, found.agent.api_key_enc)), rateLimitPerMinute: null };
+      kept = { target, host: safeHost(found.agent.agent_url) };
+      targets.set(found, kept);
+    }
+    return kept;
+  }
 
   /**
    * Records which configuration the gateway enforces for the agent (null: none) and refreshes
@@ -108,8 +134,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
     }
     const guard = config === undefined ? null : await dome.guardOf(agent.team_id, config);
     await noteEnforcement(found, guard !== null && guard.config.gateway.mode === 'enforce' ? config!.id : null);
-    // The gateway admitted the call against the agent's limit: the connector does not count it again.
-    const target: AgentTarget = { ...agentTarget(agent, openAgentKey(deps.keys.agentSecrets, agent.api_key_enc)), rateLimitPerMinute: null };
+    const { target, host } = targetOf(found);
     const recorder = startCall({
       telemetry: deps.telemetry,
       teamId: agent.team_id,
@@ -117,7 +142,7 @@ export function createGatewayCore(deps: GatewayDeps, options: GatewayOptions, do
       spanName: spanName(agent),
       attributes: { 'gen_ai.agent.id': agent.id, 'gen_ai.agent.name': agent.agent_name },
     });
-    recorder.set('server.address', safeHost(agent.agent_url));
+    recorder.set('server.address', host);
     if (guard !== null) recorder.set('warden.guard.mode', guard.config.gateway.mode);
     return { agent, target, guard, recorder, connector: deps.connector };
   }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { ScanResult } from '../../guard/engine.js';
+import { newSpanId, newTraceId } from '../../telemetry/ids.js';
 import type { AttributeValue, Telemetry, TelemetryLabels } from '../../telemetry/types.js';
 
 /**
@@ -10,7 +10,6 @@ import type { AttributeValue, Telemetry, TelemetryLabels } from '../../telemetry
 
 const SERVICE = 'warden-gateway';
 const nowNs = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000)) * 1000n;
-const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 export interface GatewayCallRecord {
   telemetry: Telemetry;
@@ -24,8 +23,8 @@ export interface GatewayCallRecord {
 export function startCall(record: GatewayCallRecord) {
   const { telemetry, teamId } = record;
   const labels: TelemetryLabels = { agent_configuration_id: record.agentId, team_id: teamId };
-  const traceId = hex(16);
-  const spanId = hex(8);
+  const traceId = newTraceId();
+  const spanId = newSpanId();
   const startNs = nowNs();
   const started = performance.now();
   const attributes: Record<string, AttributeValue> = { ...record.attributes };
@@ -43,7 +42,7 @@ export function startCall(record: GatewayCallRecord) {
       telemetry.observe(`dome_${direction}_latency_seconds`, scan.exec_time / 1000, labels, teamId);
       telemetry.span({
         traceId,
-        spanId: hex(8),
+        spanId: newSpanId(),
         parentSpanId: spanId,
         name: 'dome-detection',
         kind: 'internal',
@@ -77,6 +76,15 @@ export function startCall(record: GatewayCallRecord) {
       telemetry.count('gateway_requests_total', { ...labels, status: String(status) }, teamId);
       telemetry.observe('gateway_request_duration_seconds', seconds, labels, teamId);
       const endNs = nowNs();
+      // The span's own attributes, added to the call's (no copy: the call ends here).
+      attributes.agent_configuration_id = record.agentId;
+      attributes.team_id = teamId;
+      attributes['http.response.status_code'] = status;
+      attributes['warden.blocked'] = blocked !== null;
+      if (blocked) {
+        attributes['warden.blocked.direction'] = blocked.direction;
+        attributes['warden.blocked.guard'] = blocked.guard;
+      }
       const outcome = blocked ? `blocked (${blocked.direction}, guard ${blocked.guard})` : status < 400 ? 'passed' : `failed: ${error ?? status}`;
       telemetry.span({
         traceId,
@@ -89,14 +97,7 @@ export function startCall(record: GatewayCallRecord) {
         statusMessage: status >= 400 ? error : undefined,
         serviceName: SERVICE,
         teamId,
-        attributes: {
-          ...attributes,
-          agent_configuration_id: record.agentId,
-          team_id: teamId,
-          'http.response.status_code': status,
-          'warden.blocked': blocked !== null,
-          ...(blocked ? { 'warden.blocked.direction': blocked.direction, 'warden.blocked.guard': blocked.guard } : {}),
-        },
+        attributes,
       });
       telemetry.log({
         timeNs: endNs,
