@@ -47,6 +47,28 @@ describe('the telemetry recorder', () => {
     expect(points.find((p) => p.kind === 'samples')).toMatchObject({ samples: [0.1, 0.3], count: 2 });
   });
 
+  it('writes a large buffer slice by slice, letting the event loop turn between slices, and loses nothing', async () => {
+    const batches: TelemetryBatch[] = [];
+    let turns = 0;
+    const turnsAtWrite: number[] = [];
+    const recorder = createRecorder({ flushMs: 60_000, sliceRecords: 100, write: async (b) => void (batches.push(b), turnsAtWrite.push(turns)) });
+    for (let i = 0; i < 1000; i++) recorder.span(span(i));
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await recorder.flush();
+    spinning = false;
+    expect(batches.map((b) => b.spans.length)).toEqual(Array.from({ length: 10 }, () => 100));
+    expect(batches.flatMap((b) => b.spans.map((s) => s.name))).toEqual(Array.from({ length: 1000 }, (_, i) => `s${i}`));
+    // Written in one piece, no turn of the loop would come between the slices.
+    for (let i = 1; i < turnsAtWrite.length; i++) expect(turnsAtWrite[i]).toBeGreaterThan(turnsAtWrite[i - 1]!);
+    expect(recorder.stats()).toMatchObject({ recorded: 1000, written: 1000, dropped: 0 });
+    await recorder.close();
+  });
+
   it('counts the records of a failed write as failed and goes on', async () => {
     const errors: unknown[] = [];
     let fail = true;

@@ -14,6 +14,13 @@ export interface RecorderOptions {
   capacity?: number | undefined;
   /** How often the buffer is written, in ms (default 1,000). */
   flushMs?: number | undefined;
+  /**
+   * Records turned into one batch at a time (default 250): a flush writes the buffer slice by
+   * slice, letting the event loop turn between slices, so that a second of gateway traffic is
+   * not gathered, encoded and handed to the database in one piece (that held every request for
+   * 10–20 ms once a second at 1,000 calls a second: the gateway's p99).
+   */
+  sliceRecords?: number | undefined;
   /** Epoch milliseconds. */
   nowMs?: (() => number) | undefined;
   /** A failed write (the batch is lost, and counted in `failed`). */
@@ -49,8 +56,9 @@ const seriesKey = (name: string, teamId: string, labels: TelemetryLabels) =>
  * Telemetry written in batches off the request path (issue 29): every method stores the record
  * in a bounded ring and returns; a timer drains the ring into one batch. A full ring drops its
  * oldest record and counts it: a caller never waits and never fails because of telemetry.
- * A flush sums the counts of one series into one point, and keeps a series' observations
- * together in one point (exact percentiles, one row instead of one per call).
+ * A flush writes the ring in slices of `sliceRecords`; each slice sums the counts of one series
+ * into one point, and keeps a series' observations together in one point (exact percentiles,
+ * one row instead of one per call).
  */
 export function createRecorder(options: RecorderOptions): Recorder {
   const capacity = Math.max(1, options.capacity ?? 100_000);
@@ -73,10 +81,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
     size++;
   };
 
-  const drain = (): { batch: TelemetryBatch; records: number } => {
+  const slice = Math.max(1, options.sliceRecords ?? 250);
+
+  /** The oldest `records` records as one batch. */
+  const drain = (records: number): TelemetryBatch => {
     const points = new Map<string, MetricPoint>();
     const batch: TelemetryBatch = { points: [], spans: [], logs: [] };
-    const records = size;
     for (let i = 0; i < records; i++) {
       const index = (head + i) % capacity;
       const entry = ring[index]!;
@@ -98,21 +108,29 @@ export function createRecorder(options: RecorderOptions): Recorder {
         if (entry.type === 'observe') (point.samples as number[]).push(entry.value);
       }
     }
-    head = 0;
-    size = 0;
+    head = (head + records) % capacity;
+    size -= records;
     batch.points = [...points.values()];
-    return { batch, records };
+    return batch;
   };
 
+  /** Writes what is buffered when it starts, slice by slice (records pushed meanwhile wait for the next flush). */
   const flushOnce = async () => {
-    if (size === 0) return;
-    const { batch, records } = drain();
-    try {
-      await options.write(batch);
-      stats.written += records;
-    } catch (error) {
-      stats.failed += records;
-      options.onError?.(error);
+    let left = size;
+    while (left > 0) {
+      const records = Math.min(left, slice);
+      left -= records;
+      const batch = drain(records);
+      try {
+        await options.write(batch);
+        stats.written += records;
+      } catch (error) {
+        stats.failed += records;
+        options.onError?.(error);
+      }
+      // A full ring drops its oldest records while a slice is written: those were counted in `left`.
+      left = Math.min(left, size);
+      if (left > 0) await new Promise((resolve) => setImmediate(resolve));
     }
   };
 
