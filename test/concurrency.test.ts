@@ -160,4 +160,32 @@ describe('concurrent writers of one agent', () => {
     }
     expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
   });
+
+  it("never leaves a key beside a URL of another origin when an update races a change of URL and key", async () => {
+    // An update decides whether the key stays from the row as it read it (docs/decisions.md,
+    // "Agent updates"). Each round, two updates arrive at once on an agent at a.example.com with
+    // a key given for it: one moves it to b.example.com with b's key, the other to another page
+    // of a.example.com (which keeps the key it finds, if that key was given for a.example.com).
+    // Whatever order they land in, a key for b.example.com must never stay beside an
+    // a.example.com URL: the second must see the first's URL and key, not the row both read.
+    const agent = await createAgent(t.app, world.teamA.member.token);
+    const url = `/v1/agent-configurations/${agent.id}`;
+    for (let round = 0; round < 20; round++) {
+      await put(url, { agent_url: 'https://a.example.com/start', api_key: `key-for-a-${round}-aaaa` });
+      const [toB, toA] = await Promise.all([
+        put(url, { agent_url: 'https://b.example.com/agent', api_key: `key-for-b-${round}-bbbb` }),
+        put(url, { agent_url: `https://a.example.com/page-${round}` }),
+      ]);
+      expect(toB.api_key).toMatch(/bbbb$/);
+      const final = (await t.app.inject({ method: 'GET', url, headers: bearer(world.teamA.member.token) })).json();
+      if (final.agent_url.startsWith('https://b.example.com/')) expect(final.api_key, `round ${round}`).toMatch(/bbbb$/);
+      else {
+        expect(final.agent_url).toBe(`https://a.example.com/page-${round}`);
+        // Landed second, after the move to b: the key it found was b's, so it was dropped.
+        expect(final.api_key, `round ${round}`).toBeNull();
+      }
+      // Each answer is the row as that update left it.
+      if (toA.api_key !== null) expect(toA.api_key).toMatch(/aaaa$/);
+    }
+  });
 });

@@ -1,9 +1,9 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { DataVersions, PreparedStatement } from './database.js';
-import { WriterStepError, type WriterOp, type WriterThread } from './sqlite-writer-thread.js';
+import { WriterStepError, type ExecResult, type WriterOp, type WriterThread } from './sqlite-writer-thread.js';
+import { BatchingSqliteAdapter, batchStepsOf, type BatchResults, type BatchStep } from './statement-batch.js';
 import { writtenTable } from './table-caching.js';
 import {
-  SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
   type CompiledQuery,
@@ -69,6 +69,11 @@ function boundBytes(params: readonly unknown[]): number {
     else if (value instanceof Uint8Array) bytes += value.byteLength;
   }
   return bytes;
+}
+
+function queryResult<R>(out: ExecResult): QueryResult<R> {
+  if (out.reader) return { rows: out.rows as R[] };
+  return { numAffectedRows: BigInt(out.changes ?? 0), insertId: BigInt(out.lastInsertRowid ?? 0), rows: [] };
 }
 
 export class GroupCommitSqlite {
@@ -318,12 +323,15 @@ export class GroupCommitSqlite {
   // ------------------------------------------------------------------ statements
 
   async execute<R>(handle: GroupConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    const steps = batchStepsOf(query);
     const params = query.parameters as unknown[];
     if (handle.depth === 0) {
-      const read = this.#prepareReader(query.sql);
-      if (read.readonly) {
-        if (!read.reader) return { rows: [] };
-        return { rows: read.all(params) as R[] };
+      if (steps === undefined) {
+        const read = this.#prepareReader(query.sql);
+        if (read.readonly) {
+          if (!read.reader) return { rows: [] };
+          return { rows: read.all(params) as R[] };
+        }
       }
       await this.lock(handle);
       this.#openGroup();
@@ -332,19 +340,19 @@ export class GroupCommitSqlite {
     }
     let result: QueryResult<R>;
     try {
-      // A statement that binds much data (a telemetry batch, a big result) takes the writer
-      // milliseconds: the event loop does not wait for it. The writer lock is held either way,
-      // so nothing else reaches the writer meanwhile; small statements stay synchronous calls,
-      // which cost less than a round of the event loop.
-      const out =
-        boundBytes(params) > ASYNC_STATEMENT_BYTES
-          ? await this.#writer.execAsync(this.#takeDeferred(), query.sql, params)
-          : this.#writer.exec(this.#takeDeferred(), query.sql, params);
-      if (!out.readonly) this.#noteWrite(query);
-      if (out.reader) {
-        result = { rows: out.rows as R[] };
+      if (steps !== undefined) {
+        result = { rows: this.#executeBatch(steps) as R[] };
       } else {
-        result = { numAffectedRows: BigInt(out.changes ?? 0), insertId: BigInt(out.lastInsertRowid ?? 0), rows: [] };
+        // A statement that binds much data (a telemetry batch, a big result) takes the writer
+        // milliseconds: the event loop does not wait for it. The writer lock is held either way,
+        // so nothing else reaches the writer meanwhile; small statements stay synchronous calls,
+        // which cost less than a round of the event loop.
+        const out =
+          boundBytes(params) > ASYNC_STATEMENT_BYTES
+            ? await this.#writer.execAsync(this.#takeDeferred(), query.sql, params)
+            : this.#writer.exec(this.#takeDeferred(), query.sql, params);
+        if (!out.readonly) this.#noteWrite(query);
+        result = queryResult<R>(out);
       }
     } catch (caught) {
       const error = caught instanceof WriterStepError ? caught : new WriterStepError(caught as Error, true, true);
@@ -355,6 +363,20 @@ export class GroupCommitSqlite {
     // A write outside a request's transaction is answered once its group is durable.
     if (handle.depth === 0) await this.#releaseAndAwaitDurable(handle);
     return result;
+  }
+
+  /** A batch (statement-batch.ts) in one call to the writer: each step's result, undefined for one skipped. */
+  #executeBatch(steps: readonly BatchStep[]): BatchResults {
+    // All or nothing in the writer (a savepoint of its own): a batch that fails has written nothing.
+    const outs = this.#writer.execBatch(
+      this.#takeDeferred(),
+      steps.map((step) => ({ sql: step.query.sql, params: step.query.parameters, ifChanged: step.onlyIfPreviousChanged })),
+    );
+    return outs.map((out, i) => {
+      if (out === null) return undefined;
+      if (!out.readonly) this.#noteWrite(steps[i]!.query);
+      return queryResult(out);
+    });
   }
 
   async begin(handle: GroupConnection): Promise<void> {
@@ -487,7 +509,7 @@ function savepointSql(command: string, name: string, _compile: QueryCompiler['co
 /** A Kysely dialect over the writer thread and a reader connection, with group commit. */
 export function groupCommitDialect(group: GroupCommitSqlite): Dialect {
   return {
-    createAdapter: () => new SqliteAdapter(),
+    createAdapter: () => new BatchingSqliteAdapter(),
     createDriver: () => new GroupCommitDriver(group),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),

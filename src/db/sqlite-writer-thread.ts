@@ -17,9 +17,17 @@ import SqliteDatabase from 'better-sqlite3';
 /** One step for the writer. `deferred` steps are sent with the next call (no answer of their own). */
 export type WriterOp =
   | { k: 'exec'; sql: string; params: readonly unknown[] }
+  | { k: 'batch'; steps: readonly BatchedStatement[] }
   | { k: 'run'; sql: string }
   | { k: 'dataVersion' }
   | { k: 'commit' };
+
+/** One statement of a batch (statement-batch.ts): `ifChanged` runs it only if the statement before it changed or returned a row. */
+export interface BatchedStatement {
+  sql: string;
+  params: readonly unknown[];
+  ifChanged?: boolean | undefined;
+}
 
 export interface ExecResult {
   reader: boolean;
@@ -98,6 +106,34 @@ const step = (op) => {
       if (stmt.reader) return { reader: true, readonly: stmt.readonly, rows: stmt.all(op.params) };
       const r = stmt.run(op.params);
       return { reader: false, readonly: stmt.readonly, changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+    }
+    case 'batch': {
+      // Statements of one request, sent in one call (statement-batch.ts), all or nothing: inside
+      // a savepoint of their own. A statement marked ifChanged runs only if the one before it
+      // changed a row or returned one; a skipped one answers null and counts as changing nothing.
+      prepare('SAVEPOINT warden_batch').run();
+      const out = [];
+      try {
+        let changed = true;
+        for (const s of op.steps) {
+          if (s.ifChanged && !changed) {
+            out.push(null);
+            changed = false;
+            continue;
+          }
+          const r = step({ k: 'exec', sql: s.sql, params: s.params });
+          changed = r.reader ? r.rows.length > 0 : r.changes > 0;
+          out.push(r);
+        }
+      } catch (error) {
+        if (db.inTransaction) {
+          prepare('ROLLBACK TO warden_batch').run();
+          prepare('RELEASE warden_batch').run();
+        }
+        throw error;
+      }
+      prepare('RELEASE warden_batch').run();
+      return out;
     }
     case 'run':
       prepare(op.sql).run();
@@ -349,6 +385,13 @@ export class WriterThread {
     const result = this.call(deferred.length === 0 ? [{ k: 'exec', sql, params }] : [...deferred, { k: 'exec', sql, params }]) as ExecResult;
     if (result.rows !== undefined) withBuffers(result.rows);
     return result;
+  }
+
+  /** Several statements in one call: each one's result, null for one skipped (`ifChanged`). */
+  execBatch(deferred: readonly WriterOp[], steps: readonly BatchedStatement[]): Array<ExecResult | null> {
+    const results = this.call([...deferred, { k: 'batch', steps }]) as Array<ExecResult | null>;
+    for (const result of results) if (result?.rows !== undefined) withBuffers(result.rows);
+    return results;
   }
 
   /** `exec` without waiting on the main thread: for statements too big to wait for (see sqlite-group-commit.ts). */

@@ -2,6 +2,7 @@ import type { Expression, ExpressionBuilder, Insertable, Kysely, Selectable, Sql
 import { containsIgnoringCase } from '../../db/contains.js';
 import { countRows, type CountMemo } from '../../db/count-memo.js';
 import type { Dialect } from '../../db/database.js';
+import { executeBatch } from '../../db/statement-batch.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { AgentLifecycleEventsTable, AgentsTable, DB } from '../../db/schema.js';
 
@@ -27,9 +28,41 @@ export const findAgentForUpdate = (db: Kysely<DB>, dialect: Dialect, id: string)
 export const updateAgent = (db: Kysely<DB>, id: string, patch: AgentPatch) =>
   db.updateTable('agents').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 
-/** `updateAgent` only while the agent is still at `stage` (undefined otherwise): a lifecycle move that read the row without a lock. */
-export const updateAgentIfStage = (db: Kysely<DB>, id: string, stage: string, patch: AgentPatch) =>
-  db.updateTable('agents').set(patch).where('id', '=', id).where('trust_stage', '=', stage).returningAll().executeTakeFirst();
+/**
+ * A lifecycle move decided on the row as read without a lock (`seen`): the UPDATE applies only
+ * while the agent is still at the stage read, and the history row is appended only if it did,
+ * both in one batch (one call to SQLite's writer). Undefined when the stage had moved.
+ */
+export async function moveStageIfUnchanged(
+  db: Kysely<DB>,
+  seen: Pick<AgentRow, 'id' | 'trust_stage'>,
+  patch: AgentPatch,
+  event: Insertable<AgentLifecycleEventsTable>,
+): Promise<AgentRow | undefined> {
+  const [updated] = await executeBatch(db, [
+    { query: db.updateTable('agents').set(patch).where('id', '=', seen.id).where('trust_stage', '=', seen.trust_stage).returningAll().compile() },
+    { query: db.insertInto('agent_lifecycle_events').values(event).compile(), onlyIfPreviousChanged: true },
+  ]);
+  return updated?.rows[0] as AgentRow | undefined;
+}
+
+/** The columns an update's patch is decided from (besides the body): the key and the URL it was given for. */
+export type KeyOrigin = Pick<AgentRow, 'agent_url' | 'api_key_enc' | 'api_key_hint'>;
+
+/**
+ * `updateAgent` only while the agent's key and URL are still those the patch was decided on
+ * (undefined otherwise): an update that read the row without a lock.
+ */
+export const updateAgentIfKeyOrigin = (db: Kysely<DB>, id: string, seen: KeyOrigin, patch: AgentPatch) =>
+  db
+    .updateTable('agents')
+    .set(patch)
+    .where('id', '=', id)
+    .where('agent_url', 'is not distinct from', seen.agent_url)
+    .where('api_key_enc', 'is not distinct from', seen.api_key_enc)
+    .where('api_key_hint', 'is not distinct from', seen.api_key_hint)
+    .returningAll()
+    .executeTakeFirst();
 /** The names of agents, by id (lists of other features show them). */
 export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];

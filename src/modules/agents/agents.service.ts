@@ -198,7 +198,18 @@ export function createAgentService(deps: AgentDeps) {
 
     async update(principal: Principal, id: string, body: AgentUpdateBody) {
       requireAnywhere(principal, 'agent:write');
-      // The row is locked while the patch is decided: whether the key stays depends on the URL it is written beside.
+      // The agent as last committed, read without the writer: the patch is decided on it (whether
+      // the key stays depends on the URL it is written beside), and the UPDATE applies only while
+      // the key and URL are still those read, one statement in all (docs/decisions.md, "Agent
+      // updates"). An agent not yet committed, or whose key or URL moved meanwhile, is read
+      // again under the writer, locked, as before.
+      const seen = await repo.findAgent(db, id);
+      if (seen !== undefined) {
+        // An agent never changes team, so the row read without the writer decides access as the locked one would.
+        authorize(principal, 'agent:write', seen.team_id, 'Agent');
+        const updated = await repo.updateAgentIfKeyOrigin(db, id, seen, { ...patchFrom(body, seen), updated_at: now() });
+        if (updated !== undefined) return toAgent(updated);
+      }
       const updated = await db.transaction().execute(async (trx) => {
         const current = await repo.findAgentForUpdate(trx, dialect, id);
         if (current === undefined) throw notFound('Agent');
@@ -225,36 +236,37 @@ export function createAgentService(deps: AgentDeps) {
     async updateLifecycle(principal: Principal, id: string, stage: TrustStage) {
       requireAnywhere(principal, 'agent:write');
       // The agent as last committed, read without the writer: the UPDATE below applies only if
-      // its stage is still the one read, so the usual move costs the writer two statements, not
-      // three (docs/decisions.md, "Lifecycle moves"). A move that lost a race, or an agent not
-      // yet committed, reads the row again under the writer.
+      // its stage is still the one read, and the history row follows it in the same batch, so
+      // the usual move is one call to the writer (docs/decisions.md, "Lifecycle moves"). A move
+      // that lost a race, or an agent not yet committed, reads the row again under the writer.
       const seen = await repo.findAgent(db, id);
-      return db.transaction().execute(async (trx) => {
-        const at = now();
-        const patchFor = (agent: AgentRow): AgentPatch =>
-          stage === 'hardened'
-            ? { trust_stage: stage, updated_at: at, trusted_at: at, ttt_days: (at - agent.created_at) / SECONDS_PER_DAY }
-            : { trust_stage: stage, updated_at: at };
-        let current = seen;
+      const at = now();
+      const patchFor = (agent: AgentRow): AgentPatch =>
+        stage === 'hardened'
+          ? { trust_stage: stage, updated_at: at, trusted_at: at, ttt_days: (at - agent.created_at) / SECONDS_PER_DAY }
+          : { trust_stage: stage, updated_at: at };
+      const eventFrom = (agent: AgentRow) => ({
+        id: newId(),
+        agent_id: id,
+        team_id: agent.team_id,
+        from_stage: agent.trust_stage,
+        to_stage: stage,
+        changed_by: principal.userId,
+        changed_at: at,
+      });
+      if (seen !== undefined) {
         // An agent never changes team, so the row read without the writer decides access as the locked one would.
-        if (current !== undefined) authorize(principal, 'agent:write', current.team_id, 'Agent');
-        let updated = current === undefined ? undefined : await repo.updateAgentIfStage(trx, id, current.trust_stage, patchFor(current));
-        if (updated === undefined) {
-          current = await repo.findAgentForUpdate(trx, dialect, id);
-          if (current === undefined) throw notFound('Agent');
-          authorize(principal, 'agent:write', current.team_id, 'Agent');
-          updated = await repo.updateAgent(trx, id, patchFor(current));
-          if (updated === undefined) throw notFound('Agent');
-        }
-        await repo.insertLifecycleEvent(trx, {
-          id: newId(),
-          agent_id: id,
-          team_id: current!.team_id,
-          from_stage: current!.trust_stage,
-          to_stage: stage,
-          changed_by: principal.userId,
-          changed_at: at,
-        });
+        authorize(principal, 'agent:write', seen.team_id, 'Agent');
+        const moved = await repo.moveStageIfUnchanged(db, seen, patchFor(seen), eventFrom(seen));
+        if (moved !== undefined) return toAgent(moved);
+      }
+      return db.transaction().execute(async (trx) => {
+        const current = await repo.findAgentForUpdate(trx, dialect, id);
+        if (current === undefined) throw notFound('Agent');
+        authorize(principal, 'agent:write', current.team_id, 'Agent');
+        const updated = await repo.updateAgent(trx, id, patchFor(current));
+        if (updated === undefined) throw notFound('Agent');
+        await repo.insertLifecycleEvent(trx, eventFrom(current));
         return toAgent(updated);
       });
     },
