@@ -161,7 +161,7 @@ describe('concurrent writers of one agent', () => {
     expect(final.trust_stage).toBe(events[events.length - 1]?.to_stage);
   });
 
-  it("never leaves a key beside a URL of another origin when an update races a change of URL and key", async () => {
+  it('never leaves a key beside a URL of another origin when an update races a change of URL and key', async () => {
     // An update decides whether the key stays from the row as it read it (docs/decisions.md,
     // "Agent updates"). Each round, two updates arrive at once on an agent at a.example.com with
     // a key given for it: one moves it to b.example.com with b's key, the other to another page
