@@ -49,7 +49,8 @@ export class GroupCommitError extends Error {
  * sent to it one by one and answered synchronously, but the COMMIT, which waits for the
  * disk, is awaited: the event loop goes on answering reads meanwhile, and the requests that
  * want the writer queue for the next group. Steps that need no answer of their own (BEGIN,
- * SAVEPOINT, RELEASE, ROLLBACK TO) travel with the next call.
+ * SAVEPOINT, RELEASE, ROLLBACK TO) travel with the next call, and a request can send several
+ * statements as one call (a batch: statement-batch.ts).
  *
  * Reads outside a transaction run on a second, read-only connection on the main thread. In
  * WAL mode at `synchronous=FULL` a commit becomes visible to other connections only once it
