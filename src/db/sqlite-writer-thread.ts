@@ -118,7 +118,6 @@ const step = (op) => {
         for (const s of op.steps) {
           if (s.ifChanged && !changed) {
             out.push(null);
-            changed = false;
             continue;
           }
           const r = step({ k: 'exec', sql: s.sql, params: s.params });

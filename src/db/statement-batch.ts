@@ -53,7 +53,6 @@ export async function executeBatch(db: Kysely<any>, steps: readonly BatchStep[])
   for (const step of steps) {
     if (step.onlyIfPreviousChanged === true && !changed) {
       results.push(undefined);
-      changed = false;
       continue;
     }
     const result = await db.executeQuery(step.query);
