@@ -4,7 +4,9 @@
 // loop of requests at a fixed rate, in the same run:
 //   1. direct: straight to the agent (the baseline);
 //   2. gateway, guards off: the same requests through POST /v1/gateway/{id}/chat/completions of
-//      an agent with no configuration applied;
+//      an agent with no configuration applied; beside it, the floor: the same requests through a
+//      bare node:http + undici proxy in its own process (bench/tools/floor-proxy.mjs), the least a
+//      Node.js gateway costs on this machine, so that the overhead can be read against it;
 //   3. direct and gateway with Warden's default configuration applied, on 2 KB prompts.
 // The overhead is the gateway's latency percentile minus the direct one's. A script, not a test:
 // nothing here asserts a timing. Results are printed and saved in
@@ -22,6 +24,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { cpuMicrosOf, elapsedLog, startBuiltService } from './tools/service.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -110,6 +113,25 @@ async function openLoop(url, headers, body, rate, seconds) {
   return { sent: total, failed: total - ok.length, achievedRate: total / ((performance.now() - t0) / 1000), p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }
 
+/** The floor proxy (bench/tools/floor-proxy.mjs) in front of the agent: its URL, pid and stop(). */
+async function startFloor(agentUrl) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', 'tools', 'floor-proxy.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, AGENT_URL: agentUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the floor proxy exited (${code})`)));
+    child.stdout.on('data', (chunk) => {
+      const match = /ready (\d+)/.exec(String(chunk));
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  child.removeAllListeners('exit');
+  const stop = () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill())));
+  return { url: `http://127.0.0.1:${port}/chat/completions`, pid: child.pid, stop };
+}
+
 /** A run of calls through the service, with the service's CPU time per call (the figure a loaded machine moves least). */
 async function measured(service, run) {
   const before = cpuMicrosOf(service.pid);
@@ -124,6 +146,7 @@ async function main() {
   if (!fs.existsSync(path.join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run npm run build`);
   const service = await startBuiltService({ root: ROOT, main: MAIN, admin: ADMIN, label: 'gateway' });
   const agent = await startAgent();
+  const floor = await startFloor(agent.url);
   const host = { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] };
   const results = { at: new Date().toISOString(), host, rate: RATE, seconds: SECONDS, scenarios: {} };
   try {
@@ -151,13 +174,15 @@ async function main() {
     const gateway = (id) => `${service.base}/v1/gateway/${id}/chat/completions`;
 
     log('warm-up');
+    await openLoop(floor.url, {}, short, Math.min(RATE, 200), 2);
     await openLoop(gateway(plain.id), auth, short, Math.min(RATE, 200), 2);
     if (GUARDED_RATE > 0) await openLoop(gateway(guarded.id), auth, long, Math.min(GUARDED_RATE, 100), 2);
 
-    log(`guards off: direct, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
+    log(`guards off: direct, through the floor proxy, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
     const d1 = await openLoop(direct, {}, short, RATE, SECONDS);
+    const f1 = await measured({ pid: floor.pid }, () => openLoop(floor.url, {}, short, RATE, SECONDS));
     const g1 = await measured(service, () => openLoop(gateway(plain.id), auth, short, RATE, SECONDS));
-    results.scenarios.guardsOff = { direct: d1, gateway: g1, overheadMs: overhead(g1, d1) };
+    results.scenarios.guardsOff = { direct: d1, floor: f1, floorOverheadMs: overhead(f1, d1), gateway: g1, overheadMs: overhead(g1, d1) };
 
     if (GUARDED_RATE > 0) {
       log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
@@ -168,6 +193,7 @@ async function main() {
     results.agentRequests = agent.stats.requests;
   } finally {
     keepAlive.destroy();
+    await floor.stop();
     await agent.close();
     await service.stop();
   }
@@ -180,11 +206,14 @@ async function main() {
     'overhead p99 ms': s.overheadMs.p99,
     'gateway req/s': Math.round(s.gateway.achievedRate),
     'service CPU µs/call': s.gateway.serviceCpuMicrosPerCall,
-    failed: s.gateway.failed,
+    'floor overhead p50 / p99 ms': s.floorOverheadMs ? `${s.floorOverheadMs.p50} / ${s.floorOverheadMs.p99}` : '',
+    'floor CPU µs/call': s.floor?.serviceCpuMicrosPerCall ?? '',
+    failed: s.gateway.failed + (s.floor?.failed ?? 0),
   }));
   console.table(table);
   if (firstFailure !== null) console.log(`first failure: ${firstFailure}`);
   console.log('targets (issue 29): guards off overhead p50 ≤ 1 ms and p99 ≤ 5 ms at 1,000 req/s; default configuration on 2 KB prompts p50 ≤ 2 ms');
+  console.log('floor: a bare node:http + undici proxy in its own process (bench/tools/floor-proxy.mjs), same agent, same loop, same run');
   const out = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(out, { recursive: true });
   const json = JSON.stringify(results, null, 2);
