@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
-import { cpuMicrosOf, elapsedLog, startBuiltService } from './tools/service.mjs';
+import { cpuMicrosOf, elapsedLog, formatThreadSplit, startBuiltService, threadCpuOf, threadCpuPerRequest } from './tools/service.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RATE = Number(process.env.BENCH_GATEWAY_RATE ?? 1000);
@@ -135,8 +135,11 @@ async function startFloor(agentUrl) {
 /** A run of calls through the service, with the service's CPU time per call (the figure a loaded machine moves least). */
 async function measured(service, run) {
   const before = cpuMicrosOf(service.pid);
+  const threadsBefore = threadCpuOf(service.pid);
   const result = await run();
-  return { ...result, serviceCpuMicrosPerCall: Math.round((cpuMicrosOf(service.pid) - before) / result.sent) };
+  const threads = threadCpuPerRequest(threadsBefore, threadCpuOf(service.pid), result.sent);
+  const serviceCpuMicrosPerCall = Math.round((cpuMicrosOf(service.pid) - before) / result.sent);
+  return { ...result, serviceCpuMicrosPerCall, serviceThreadsMicrosPerCall: threads };
 }
 
 const round = (n) => Math.round(n * 1000) / 1000;
@@ -206,8 +209,9 @@ async function main() {
     'overhead p99 ms': s.overheadMs.p99,
     'gateway req/s': Math.round(s.gateway.achievedRate),
     'service CPU µs/call': s.gateway.serviceCpuMicrosPerCall,
+    'main user+sys · other': formatThreadSplit(s.gateway.serviceThreadsMicrosPerCall),
     'floor overhead p50 / p99 ms': s.floorOverheadMs ? `${s.floorOverheadMs.p50} / ${s.floorOverheadMs.p99}` : '',
-    'floor CPU µs/call': s.floor?.serviceCpuMicrosPerCall ?? '',
+    'floor CPU µs/call': s.floor ? `${s.floor.serviceCpuMicrosPerCall} (${formatThreadSplit(s.floor.serviceThreadsMicrosPerCall)})` : '',
     failed: s.gateway.failed + (s.floor?.failed ?? 0),
   }));
   console.table(table);

@@ -25,7 +25,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import { DATASET, SEED_VERSION, seed } from './seed.mjs';
-import { cpuMicrosOf, freePort } from './tools/service.mjs';
+import { cpuMicrosOf, formatThreadSplit, freePort, threadCpuOf, threadCpuPerRequest } from './tools/service.mjs';
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, '..');
@@ -231,8 +231,10 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
   const pid = target.child.pid;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(pid).rss || 0)), 100);
   const cpuBefore = cpuMicrosOf(pid);
+  const threadsBefore = threadCpuOf(pid);
   const result = await runWrk(target.url, duration, { ...wrkEnv, BENCH_COUNTER_START: String(MEASURED_COUNTER_START) }, connections);
   const cpuMicros = cpuMicrosOf(pid) - cpuBefore;
+  const threads = threadCpuPerRequest(threadsBefore, threadCpuOf(pid), result.requests);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, memoryOf(pid).rss || 0);
   const seconds = result.duration_us / 1e6;
@@ -264,6 +266,8 @@ async function measure(target, scenario, env, { warmup = WARMUP, duration = DURA
     bytes_per_response: result.requests > 0 ? Math.round(result.bytes / result.requests) : 0,
     peak_rss_mb: peakRss / 2 ** 20,
     cpu_us_per_request: result.requests > 0 ? cpuMicros / result.requests : NaN,
+    // Of which: the event loop's thread (user and system time) and the process's other threads.
+    cpu_threads_us_per_request: threads,
     ...(floodRow ? { flood: floodRow } : {}),
   };
 }
@@ -378,7 +382,9 @@ const SCENARIOS = [
 ];
 
 function formatTable(rows, ceiling) {
-  const head = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs ceiling just before', 'CPU µs/req', 'CPU vs ceiling', 'peak RSS MB', 'failed'];
+  const head = [
+    'scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'vs ceiling just before', 'CPU µs/req', 'main user+sys · other', 'CPU vs ceiling', 'peak RSS MB', 'failed',
+  ];
   const body = rows.map((r) => [
     r.name,
     r.rps.toFixed(0),
@@ -387,6 +393,7 @@ function formatTable(rows, ceiling) {
     r.name === 'ceiling' ? '100%' : `${((r.rps / ceiling.rps) * 100).toFixed(1)}%`,
     r.ceiling_nearby ? `${((r.rps / r.ceiling_nearby.rps) * 100).toFixed(1)}% of ${r.ceiling_nearby.rps.toFixed(0)}` : '-',
     r.cpu_us_per_request.toFixed(0),
+    formatThreadSplit(r.cpu_threads_us_per_request),
     r.name === 'ceiling' ? '100%' : `${((ceiling.cpu_us_per_request / r.cpu_us_per_request) * 100).toFixed(1)}%`,
     r.name.startsWith('ceiling') ? '-' : r.peak_rss_mb.toFixed(0),
     r.flood ? `${r.failed} (+ flood ${r.flood.rps.toFixed(0)}/s, ${r.flood.failed} failed)` : String(r.failed),
