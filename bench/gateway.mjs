@@ -149,10 +149,11 @@ async function main() {
   if (!fs.existsSync(path.join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run npm run build`);
   const service = await startBuiltService({ root: ROOT, main: MAIN, admin: ADMIN, label: 'gateway' });
   const agent = await startAgent();
-  const floor = await startFloor(agent.url);
+  let floor;
   const host = { cpus: os.cpus().length, node: process.version, loadAverage: os.loadavg()[0] };
   const results = { at: new Date().toISOString(), host, rate: RATE, seconds: SECONDS, scenarios: {} };
   try {
+    floor = await startFloor(agent.url);
     const { access_token: token } = await api(service.base, null, 'POST', '/v1/auth/jwt/login', ADMIN);
     const make = (name) =>
       api(service.base, token, 'POST', '/v1/agent-configurations/', {
@@ -196,7 +197,7 @@ async function main() {
     results.agentRequests = agent.stats.requests;
   } finally {
     keepAlive.destroy();
-    await floor.stop();
+    await floor?.stop();
     await agent.close();
     await service.stop();
   }
