@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { countRows, createCountMemo } from '../src/db/count-memo.js';
 import { buildApp } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
-import { WriterStoppedError } from '../src/db/sqlite-writer-thread.js';
+import { WriterStoppedError, WriterThread } from '../src/db/sqlite-writer-thread.js';
+import { executeBatch } from '../src/db/statement-batch.js';
 import { TABLE_CACHING } from '../src/modules/tables.js';
 import { testAppOptions, TestClock } from './helpers/app.js';
 
@@ -87,6 +88,40 @@ describe('SQLite group commit', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect(committedNames()).toEqual(['after', 'before', 'taken']);
+  });
+
+  it("sends one turn's writes outside transactions to the writer in one call, each on its own", async () => {
+    await db.insertInto('items').values({ name: 'taken' }).execute();
+    const calls = vi.spyOn(WriterThread.prototype, 'execEachAsync');
+    try {
+      const writes = [
+        ...Array.from({ length: 12 }, (_, i) => db.insertInto('items').values({ name: `single-${i}` }).execute()),
+        db.insertInto('items').values({ name: 'taken' }).execute(), // unique violation: fails alone
+        // A batch whose second statement fails: neither of its statements is kept.
+        executeBatch(db, [
+          { query: db.insertInto('items').values({ name: 'batch-half' }).compile() },
+          { query: db.insertInto('items').values({ name: 'taken' }).compile() },
+        ]),
+        // A batch whose follow-up runs only if its UPDATE matched.
+        executeBatch(db, [
+          { query: db.updateTable('items').set({ n: 5 }).where('name', '=', 'taken').returning('name').compile() },
+          { query: db.insertInto('items').values({ name: 'follow-up' }).compile(), onlyIfPreviousChanged: true },
+        ]),
+      ];
+      const results = await Promise.allSettled(writes);
+      expect(results.map((r) => r.status)).toEqual([...Array<string>(12).fill('fulfilled'), 'rejected', 'rejected', 'fulfilled']);
+      expect(String((results[12] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+      const batch = (results[14] as PromiseFulfilledResult<Array<{ rows: unknown[] } | undefined>>).value;
+      expect(batch[0]?.rows).toEqual([{ name: 'taken' }]);
+      expect(batch[1]).toBeDefined();
+      // Every write above went to the writer in one call (one turn of the event loop).
+      expect(calls).toHaveBeenCalledTimes(1);
+      expect(calls.mock.calls[0]![1]).toHaveLength(15);
+    } finally {
+      calls.mockRestore();
+    }
+    expect(committedNames()).toEqual(['follow-up', ...Array.from({ length: 12 }, (_, i) => `single-${i}`), 'taken'].sort());
+    expect(await db.selectFrom('items').select('n').where('name', '=', 'taken').executeTakeFirst()).toEqual({ n: 5 });
   });
 
   it('never lets a read see a write that is not yet committed', async () => {

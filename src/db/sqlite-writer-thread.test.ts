@@ -147,3 +147,53 @@ describe('group commit, when the writer thread dies during a COMMIT', () => {
     });
   }
 });
+
+describe('the SQLite writer thread, several requests\u2019 writes in one call (each)', () => {
+  let dir: string;
+  let thread: WriterThread;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warden-writer-each-'));
+    const file = path.join(dir, 'test.db');
+    const setupDb = openSqlite(file);
+    setupDb.exec(`create table items (id integer primary key, name text not null unique);
+      create trigger whole before insert on items when new.name = 'rollback-all' begin select raise(rollback, 'rolled back'); end;`);
+    setupDb.close();
+    thread = new WriterThread(file);
+  });
+
+  afterEach(async () => {
+    await thread.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const insert = (name: string) => ({ k: 'exec' as const, sql: 'insert into items (name) values (?)', params: [name] });
+  const names = () => {
+    const result = thread.call([{ k: 'exec', sql: 'select name from items order by id', params: [] }]) as { rows: Array<{ name: string }> };
+    return result.rows.map((r) => r.name);
+  };
+
+  it('answers each write on its own: a failing one fails alone, a batch is all or nothing', async () => {
+    const outcomes = await thread.execEachAsync([{ k: 'run', sql: 'BEGIN' }], [
+      insert('a'),
+      insert('a'), // unique violation
+      { k: 'batch', steps: [{ sql: 'insert into items (name) values (?)', params: ['b'] }, { sql: 'insert into items (name) values (?)', params: ['a'] }] },
+      insert('c'),
+    ]);
+    expect(outcomes.map((o) => (o.ok ? 'ok' : 'skipped' in o ? 'skipped' : 'failed'))).toEqual(['ok', 'failed', 'failed', 'ok']);
+    const failed = outcomes[1] as { ok: false; error: Error; inTransaction: boolean };
+    expect(failed.error.message).toMatch(/UNIQUE/);
+    expect(failed.inTransaction).toBe(true);
+    thread.call([{ k: 'commit' }]);
+    expect(names()).toEqual(['a', 'c']);
+  });
+
+  it('runs none of the later writes once SQLite has ended the transaction as a whole', async () => {
+    const outcomes = await thread.execEachAsync([{ k: 'run', sql: 'BEGIN' }], [insert('x'), insert('rollback-all'), insert('y')]);
+    expect(outcomes[0]).toMatchObject({ ok: true });
+    expect(outcomes[1]).toMatchObject({ ok: false, inTransaction: false });
+    expect(outcomes[2]).toEqual({ ok: false, skipped: true });
+    // Nothing was committed, not even outside the transaction.
+    expect(names()).toEqual([]);
+  });
+});

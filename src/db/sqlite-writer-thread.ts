@@ -18,11 +18,25 @@ import SqliteDatabase from 'better-sqlite3';
 export type WriterOp =
   | { k: 'exec'; sql: string; params: readonly unknown[] }
   | { k: 'batch'; steps: readonly BatchedStatement[] }
+  | { k: 'each'; ops: ReadonlyArray<EachOp> }
   | { k: 'run'; sql: string }
   | { k: 'dataVersion' }
   | { k: 'commit' };
 
 /** One statement of a batch (statement-batch.ts): `ifChanged` runs it only if the statement before it changed or returned a row. */
+/** One request's write in an `each` call: a statement, or a batch (all or nothing). */
+export type EachOp = { k: 'exec'; sql: string; params: readonly unknown[] } | { k: 'batch'; steps: readonly BatchedStatement[] };
+
+/**
+ * What an `each` call answers for one of its writes: its value, its error (and whether the
+ * writer's transaction survived it), or `skipped` when an earlier write of the call ended the
+ * transaction as a whole (SQLite rolled it back) and this one was not run.
+ */
+export type EachOutcome =
+  | { ok: true; value: ExecResult | Array<ExecResult | null> }
+  | { ok: false; error: Error; inTransaction: boolean }
+  | { ok: false; skipped: true };
+
 export interface BatchedStatement {
   sql: string;
   params: readonly unknown[];
@@ -132,6 +146,24 @@ const step = (op) => {
         throw error;
       }
       prepare('RELEASE warden_batch').run();
+      return out;
+    }
+    case 'each': {
+      // The writes of several requests, each on its own (statement-level atomicity, a batch's
+      // savepoint): one failing leaves the others. Once SQLite has ended the transaction as a
+      // whole, the rest are not run (they would autocommit outside the group): skipped.
+      const out = [];
+      for (const item of op.ops) {
+        if (!db.inTransaction) {
+          out.push({ ok: false, skipped: true });
+          continue;
+        }
+        try {
+          out.push({ ok: true, value: step(item) });
+        } catch (error) {
+          out.push({ ok: false, error: wire(error), inTransaction: db.inTransaction });
+        }
+      }
       return out;
     }
     case 'run':
@@ -391,6 +423,21 @@ export class WriterThread {
     const results = this.call([...deferred, { k: 'batch', steps }]) as Array<ExecResult | null>;
     for (const result of results) if (result?.rows !== undefined) withBuffers(result.rows);
     return results;
+  }
+
+  /**
+   * Several requests' writes in one call, without waiting on the main thread (the group
+   * commit's writes outside a transaction, sqlite-group-commit.ts): one outcome per write.
+   */
+  async execEachAsync(deferred: readonly WriterOp[], ops: readonly EachOp[]): Promise<EachOutcome[]> {
+    const outcomes = (await this.callAsync([...deferred, { k: 'each', ops }])) as Array<
+      { ok: true; value: ExecResult | Array<ExecResult | null> } | { ok: false; error: WireError; inTransaction: boolean } | { ok: false; skipped: true }
+    >;
+    return outcomes.map((outcome) => {
+      if (!outcome.ok) return 'skipped' in outcome ? outcome : { ok: false, error: errorFrom(outcome.error), inTransaction: outcome.inTransaction };
+      for (const result of Array.isArray(outcome.value) ? outcome.value : [outcome.value]) if (result?.rows !== undefined) withBuffers(result.rows);
+      return outcome;
+    });
   }
 
   /** `exec` without waiting on the main thread: for statements too big to wait for (see sqlite-group-commit.ts). */
