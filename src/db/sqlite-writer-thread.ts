@@ -23,7 +23,6 @@ export type WriterOp =
   | { k: 'dataVersion' }
   | { k: 'commit' };
 
-/** One statement of a batch (statement-batch.ts): `ifChanged` runs it only if the statement before it changed or returned a row. */
 /** One request's write in an `each` call: a statement, or a batch (all or nothing). */
 export type EachOp = { k: 'exec'; sql: string; params: readonly unknown[] } | { k: 'batch'; steps: readonly BatchedStatement[] };
 
@@ -37,6 +36,7 @@ export type EachOutcome =
   | { ok: false; error: Error; inTransaction: boolean }
   | { ok: false; skipped: true };
 
+/** One statement of a batch (statement-batch.ts): `ifChanged` runs it only if the statement before it changed or returned a row. */
 export interface BatchedStatement {
   sql: string;
   params: readonly unknown[];
