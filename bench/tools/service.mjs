@@ -35,12 +35,19 @@ export function elapsedLog() {
  * machine lowers req/s, but hardly the CPU each request costs.
  */
 const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** User and system time, in microseconds, of a /proc `stat` file (a process's or a thread's). */
+function statTimes(file) {
+  const stat = fs.readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After "pid (comm) ", field 3 is the state: utime and stime are fields 14 and 15 (1-based).
+  return { user: (Number(fields[11]) * 1e6) / CLOCK_TICKS, system: (Number(fields[12]) * 1e6) / CLOCK_TICKS };
+}
+
 export function cpuMicrosOf(pid) {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After "pid (comm) ", field 3 is the state: utime and stime are fields 14 and 15 (1-based).
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+    const { user, system } = statTimes(`/proc/${pid}/stat`);
+    return user + system;
   } catch {
     return NaN;
   }
@@ -62,15 +69,12 @@ export function threadCpuOf(pid) {
     return { mainUser: NaN, mainSystem: NaN, others: NaN };
   }
   for (const tid of tids) {
-    let stat;
+    let user, system;
     try {
-      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      ({ user, system } = statTimes(`/proc/${pid}/task/${tid}/stat`));
     } catch {
       continue; // the thread ended meanwhile
     }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const user = (Number(fields[11]) * 1e6) / CLOCK_TICKS;
-    const system = (Number(fields[12]) * 1e6) / CLOCK_TICKS;
     if (tid === String(pid)) {
       out.mainUser = user;
       out.mainSystem = system;

@@ -29,10 +29,18 @@ interface PendingWrite {
   reject(error: unknown): void;
 }
 
+/** A batch's steps as the writer thread takes them. */
+const batchedStatements = (steps: readonly BatchStep[]) =>
+  steps.map((step) => ({ sql: step.query.sql, params: step.query.parameters, ifChanged: step.onlyIfPreviousChanged }));
+
 const eachOpOf = (write: PendingWrite): EachOp =>
   write.steps === undefined
     ? { k: 'exec', sql: write.query.sql, params: write.query.parameters }
-    : { k: 'batch', steps: write.steps.map((step) => ({ sql: step.query.sql, params: step.query.parameters, ifChanged: step.onlyIfPreviousChanged })) };
+    : { k: 'batch', steps: batchedStatements(write.steps) };
+
+/** A failure of a call to the writer as a step error (one not from a step, e.g. a stopped writer, counts as the call's own). */
+const asStepError = (caught: unknown): WriterStepError =>
+  caught instanceof WriterStepError ? caught : new WriterStepError(caught as Error, true, true);
 
 /** Raised to the members of a group whose COMMIT failed or that SQLite rolled back as a whole. */
 export class GroupCommitError extends Error {
@@ -371,7 +379,7 @@ export class GroupCommitSqlite {
         result = queryResult<R>(out);
       }
     } catch (caught) {
-      const error = caught instanceof WriterStepError ? caught : new WriterStepError(caught as Error, true, true);
+      const error = asStepError(caught);
       this.#afterError(error, handle);
       throw error.own ? error.error : new GroupCommitError(error.error);
     }
@@ -434,7 +442,7 @@ export class GroupCommitSqlite {
       outcomes = await this.#writer.execEachAsync(this.#takeDeferred(), writes.map(eachOpOf));
     } catch (caught) {
       // The writer stopped, or a step deferred before these writes failed (the group was rolled back).
-      const error = caught instanceof WriterStepError ? caught : new WriterStepError(caught as Error, true, true);
+      const error = asStepError(caught);
       this.#afterError(error, handle);
       await this.#releaseAndAwaitDurable(handle).catch(() => undefined);
       const reason = error.own ? error.error : new GroupCommitError(error.error);
@@ -482,27 +490,22 @@ export class GroupCommitSqlite {
       if (!out.readonly) this.#noteWrite(write.query);
       return queryResult(out);
     }
-    const steps = write.steps;
-    const results: BatchResults = (value as Array<ExecResult | null>).map((out, i) => {
-      if (out === null) return undefined;
-      if (!out.readonly) this.#noteWrite(steps[i]!.query);
-      return queryResult(out);
-    });
-    return { rows: results };
+    return { rows: this.#batchResults(write.steps, value as Array<ExecResult | null>) };
   }
 
-  /** A batch (statement-batch.ts) in one call to the writer: each step's result, undefined for one skipped. */
-  #executeBatch(steps: readonly BatchStep[]): BatchResults {
-    // All or nothing in the writer (a savepoint of its own): a batch that fails has written nothing.
-    const outs = this.#writer.execBatch(
-      this.#takeDeferred(),
-      steps.map((step) => ({ sql: step.query.sql, params: step.query.parameters, ifChanged: step.onlyIfPreviousChanged })),
-    );
+  /** Each step's result from the writer's answer to a batch (undefined for one skipped), its tables noted. */
+  #batchResults(steps: readonly BatchStep[], outs: ReadonlyArray<ExecResult | null>): BatchResults {
     return outs.map((out, i) => {
       if (out === null) return undefined;
       if (!out.readonly) this.#noteWrite(steps[i]!.query);
       return queryResult(out);
     });
+  }
+
+  /** A batch (statement-batch.ts) in one call to the writer: each step's result, undefined for one skipped. */
+  #executeBatch(steps: readonly BatchStep[]): BatchResults {
+    // All or nothing in the writer (a savepoint of its own): a batch that fails has written nothing.
+    return this.#batchResults(steps, this.#writer.execBatch(this.#takeDeferred(), batchedStatements(steps)));
   }
 
   async begin(handle: GroupConnection): Promise<void> {

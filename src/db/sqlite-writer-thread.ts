@@ -430,10 +430,10 @@ export class WriterThread {
    * commit's writes outside a transaction, sqlite-group-commit.ts): one outcome per write.
    */
   async execEachAsync(deferred: readonly WriterOp[], ops: readonly EachOp[]): Promise<EachOutcome[]> {
-    const outcomes = (await this.callAsync([...deferred, { k: 'each', ops }])) as Array<
-      { ok: true; value: ExecResult | Array<ExecResult | null> } | { ok: false; error: WireError; inTransaction: boolean } | { ok: false; skipped: true }
-    >;
-    return outcomes.map((outcome) => {
+    // As the worker sends them: an error as its wire form.
+    type Sent = Exclude<EachOutcome, { error: Error }> | { ok: false; error: WireError; inTransaction: boolean };
+    const outcomes = (await this.callAsync([...deferred, { k: 'each', ops }])) as Sent[];
+    return outcomes.map((outcome): EachOutcome => {
       if (!outcome.ok) return 'skipped' in outcome ? outcome : { ok: false, error: errorFrom(outcome.error), inTransaction: outcome.inTransaction };
       for (const result of Array.isArray(outcome.value) ? outcome.value : [outcome.value]) if (result?.rows !== undefined) withBuffers(result.rows);
       return outcome;
