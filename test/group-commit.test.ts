@@ -92,7 +92,8 @@ describe('SQLite group commit', () => {
 
   it("sends one turn's writes outside transactions to the writer in one call, each on its own", async () => {
     await db.insertInto('items').values({ name: 'taken' }).execute();
-    const calls = vi.spyOn(WriterThread.prototype, 'execEachAsync');
+    const calls = vi.spyOn(WriterThread.prototype, 'execEachAndCommitAsync');
+    const handOffs = vi.spyOn(WriterThread.prototype, 'callAsync');
     try {
       const writes = [
         ...Array.from({ length: 12 }, (_, i) => db.insertInto('items').values({ name: `single-${i}` }).execute()),
@@ -114,11 +115,14 @@ describe('SQLite group commit', () => {
       const batch = (results[14] as PromiseFulfilledResult<Array<{ rows: unknown[] } | undefined>>).value;
       expect(batch[0]?.rows).toEqual([{ name: 'taken' }]);
       expect(batch[1]).toBeDefined();
-      // Every write above went to the writer in one call (one turn of the event loop).
+      // Every write above went to the writer in one call (one turn of the event loop), and
+      // with no group open they made a group of their own, committed in that same call.
       expect(calls).toHaveBeenCalledTimes(1);
       expect(calls.mock.calls[0]![1]).toHaveLength(15);
+      expect(handOffs).toHaveBeenCalledTimes(1);
     } finally {
       calls.mockRestore();
+      handOffs.mockRestore();
     }
     expect(committedNames()).toEqual(['follow-up', ...Array.from({ length: 12 }, (_, i) => `single-${i}`), 'taken'].sort());
     expect(await db.selectFrom('items').select('n').where('name', '=', 'taken').executeTakeFirst()).toEqual({ n: 5 });
@@ -237,6 +241,42 @@ describe('SQLite group commit', () => {
     // The writer goes on: the next group commits.
     await db.insertInto('items').values({ name: 'after' }).execute();
     expect(committedNames()).toEqual(['after']);
+  });
+
+  it('fails every write of a group of writes alone (committed in the same call) whose COMMIT fails', async () => {
+    await sql`create table owners (id integer primary key)`.execute(db);
+    await sql`create table pets (id integer primary key, owner integer references owners(id) deferrable initially deferred)`.execute(db);
+    const folded = vi.spyOn(WriterThread.prototype, 'execEachAndCommitAsync');
+    try {
+      const results = await Promise.allSettled([
+        db.insertInto('items').values({ name: 'innocent' }).execute(),
+        db.insertInto('pets').values({ id: 1, owner: 42 }).execute(), // no owner 42: COMMIT fails
+        db.insertInto('items').values({ name: 'taken-by-none' }).returning('name').execute(),
+      ]);
+      expect(folded).toHaveBeenCalledTimes(1);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      for (const r of results) expect((r as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    } finally {
+      folded.mockRestore();
+    }
+    expect(committedNames()).toEqual([]);
+    const before = database.readVersion?.();
+    await db.insertInto('items').values({ name: 'after' }).execute();
+    expect(committedNames()).toEqual(['after']);
+    expect(database.readVersion?.()).not.toBe(before);
+  });
+
+  it('fails the writes before the one that makes SQLite roll back a group of writes alone, and runs those after it in the next group', async () => {
+    await sql`create trigger whole_group before insert on items when new.name = 'rollback-all' begin select raise(rollback, 'rolled back'); end`.execute(db);
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'innocent' }).execute(),
+      db.insertInto('items').values({ name: 'rollback-all' }).execute(),
+      db.insertInto('items').values({ name: 'late' }).execute(),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason.name).toBe('GroupCommitError');
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('rolled back');
+    expect(committedNames()).toEqual(['late']);
   });
 
   it('fails every member of a group that SQLite rolls back as a whole, acknowledges none, and goes on', async () => {

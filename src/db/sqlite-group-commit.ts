@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { DataVersions, PreparedStatement } from './database.js';
-import { WriterStepError, type EachOp, type ExecResult, type WriterOp, type WriterThread } from './sqlite-writer-thread.js';
+import { WriterStepError, type EachCommitAnswer, type EachOp, type EachOutcome, type ExecResult, type WriterOp, type WriterThread } from './sqlite-writer-thread.js';
 import { BatchingSqliteAdapter, batchStepsOf, type BatchResults, type BatchStep } from './statement-batch.js';
 import { writtenTable } from './table-caching.js';
 import {
@@ -436,6 +436,7 @@ export class GroupCommitSqlite {
    * that were not run because SQLite rolled the group back as a whole go to the next group.
    */
   async #runWrites(handle: GroupConnection, writes: readonly PendingWrite[]): Promise<Array<() => void>> {
+    if (!this.#open) return this.#runWritesAsGroup(handle, writes);
     this.#openGroup();
     let outcomes;
     try {
@@ -445,28 +446,16 @@ export class GroupCommitSqlite {
       const error = asStepError(caught);
       this.#afterError(error, handle);
       await this.#releaseAndAwaitDurable(handle).catch(() => undefined);
-      const reason = error.own ? error.error : new GroupCommitError(error.error);
-      return writes.map((write) => () => write.reject(reason));
+      return this.#rejectAll(writes, error);
     }
-    let lost: WriterStepError | undefined;
-    const notRun: PendingWrite[] = [];
-    const results = writes.map((write, i): QueryResult<unknown> | Error | undefined => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) return this.#resultOf(write, outcome.value);
-      if ('skipped' in outcome) {
-        notRun.push(write);
-        return undefined;
-      }
-      if (!outcome.inTransaction) lost ??= new WriterStepError(outcome.error, false, true);
-      return outcome.error;
-    });
+    const { results, lost, notRun } = this.#readOutcomes(writes, outcomes);
     let failure: unknown;
     if (lost !== undefined) {
       // SQLite ended the group as a whole: its members so far fail (#afterError), these
       // writes that ran with it too; the failing write gets its own error.
-      this.#afterError(lost, handle);
+      this.#afterError(new WriterStepError(lost, false, true), handle);
       this.release(handle);
-      failure = new GroupCommitError(lost.error);
+      failure = new GroupCommitError(lost);
       if (notRun.length > 0) this.#pushWrites(notRun, true);
     } else {
       try {
@@ -475,12 +464,77 @@ export class GroupCommitSqlite {
         failure = error;
       }
     }
+    return this.#answers(writes, results, failure);
+  }
+
+  /**
+   * Writes that find no group open are a group of their own, and its COMMIT goes in the same call
+   * to the writer (one hand-off to the writer thread instead of two: docs/decisions.md, "Fewer
+   * hand-offs to the SQLite writer thread"). Nothing else can join the group meanwhile (the writer
+   * lock is held throughout), so it ends as one that was committed apart would: the versions move
+   * as in #endGroup, a failed COMMIT fails every write that had no error of its own, and writes
+   * not run because SQLite rolled the group back go to the next group. Releases the lock.
+   */
+  async #runWritesAsGroup(handle: GroupConnection, writes: readonly PendingWrite[]): Promise<Array<() => void>> {
+    this.#deferred.push({ k: 'run', sql: 'BEGIN' });
+    // As in #endGroup: the read version counts the group before its COMMIT can be seen.
+    this.#groups++;
+    this.#committing = true;
+    let answer: EachCommitAnswer;
+    try {
+      answer = await this.#writer.execEachAndCommitAsync(this.#takeDeferred(), writes.map(eachOpOf));
+    } catch (caught) {
+      // The writer stopped, or BEGIN failed: nothing of the group was kept.
+      this.#committing = false;
+      this.#groupEnded(true);
+      this.release(handle);
+      return this.#rejectAll(writes, asStepError(caught));
+    }
+    this.#committing = false;
+    const { results, lost, notRun } = this.#readOutcomes(writes, answer.outcomes);
+    // After the results: the tables they wrote move with the group's end.
+    this.#groupEnded(true);
+    this.release(handle);
+    if (notRun.length > 0) this.#pushWrites(notRun, true);
+    const cause = lost ?? answer.commitError;
+    return this.#answers(writes, results, cause === undefined ? undefined : new GroupCommitError(cause));
+  }
+
+  /**
+   * Each write's result (its tables noted) or its own error, from the writer's outcomes; `lost`:
+   * the error with which SQLite ended the group as a whole, if one did; `notRun`: the writes
+   * skipped after it.
+   */
+  #readOutcomes(writes: readonly PendingWrite[], outcomes: readonly EachOutcome[]) {
+    let lost: Error | undefined;
+    const notRun: PendingWrite[] = [];
+    const results = writes.map((write, i): QueryResult<unknown> | Error | undefined => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) return this.#resultOf(write, outcome.value);
+      if ('skipped' in outcome) {
+        notRun.push(write);
+        return undefined;
+      }
+      if (!outcome.inTransaction) lost ??= outcome.error;
+      return outcome.error;
+    });
+    return { results, lost, notRun };
+  }
+
+  /** How each write is answered: its own error, else the group's failure, else its result; nothing for one sent again. */
+  #answers(writes: readonly PendingWrite[], results: ReadonlyArray<QueryResult<unknown> | Error | undefined>, failure: unknown): Array<() => void> {
     return writes.map((write, i) => {
       const result = results[i];
       if (result === undefined) return () => undefined; // sent again with the next flush
       if (result instanceof Error) return () => write.reject(result);
       return failure === undefined ? () => write.resolve(result) : () => write.reject(failure);
     });
+  }
+
+  /** Every write answered the failure of a call to the writer that ran none of them. */
+  #rejectAll(writes: readonly PendingWrite[], error: WriterStepError): Array<() => void> {
+    const reason = error.own ? error.error : new GroupCommitError(error.error);
+    return writes.map((write) => () => write.reject(reason));
   }
 
   /** A write's result from the writer's answer, its tables noted for the caches. */

@@ -196,4 +196,23 @@ describe('the SQLite writer thread, several requests\u2019 writes in one call (e
     // Nothing was committed, not even outside the transaction.
     expect(names()).toEqual([]);
   });
+
+  it('commits after the writes in the same call when asked, and answers a failed COMMIT beside the outcomes', async () => {
+    const done = await thread.execEachAndCommitAsync([{ k: 'run', sql: 'BEGIN' }], [insert('a'), insert('a'), insert('b')]);
+    expect(done.outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    expect(done.commitError).toBeUndefined();
+    expect(thread.call([{ k: 'exec', sql: 'select 1 as one', params: [] }])).toMatchObject({ rows: [{ one: 1 }] });
+    expect(names()).toEqual(['a', 'b']);
+    // A deferred foreign key fails the COMMIT itself: the group is rolled back, the writer goes on.
+    thread.call([{ k: 'run', sql: 'create table pets (id integer primary key, owner integer references items(id) deferrable initially deferred)' }]);
+    const failed = await thread.execEachAndCommitAsync([{ k: 'run', sql: 'BEGIN' }], [insert('c'), { k: 'exec', sql: 'insert into pets (owner) values (42)', params: [] }]);
+    expect(failed.outcomes.map((o) => o.ok)).toEqual([true, true]);
+    expect(failed.commitError?.message).toMatch(/FOREIGN KEY/);
+    expect(names()).toEqual(['a', 'b']);
+    // No COMMIT is tried once SQLite ended the transaction as a whole.
+    const lost = await thread.execEachAndCommitAsync([{ k: 'run', sql: 'BEGIN' }], [insert('d'), insert('rollback-all'), insert('e')]);
+    expect(lost.outcomes.map((o) => (o.ok ? 'ok' : 'skipped' in o ? 'skipped' : 'failed'))).toEqual(['ok', 'failed', 'skipped']);
+    expect(lost.commitError).toBeUndefined();
+    expect(names()).toEqual(['a', 'b']);
+  });
 });

@@ -18,7 +18,8 @@ import SqliteDatabase from 'better-sqlite3';
 export type WriterOp =
   | { k: 'exec'; sql: string; params: readonly unknown[] }
   | { k: 'batch'; steps: readonly BatchedStatement[] }
-  | { k: 'each'; ops: ReadonlyArray<EachOp> }
+  /** With `commit`, the group's COMMIT follows the writes in the same call (EachCommitAnswer). */
+  | { k: 'each'; ops: ReadonlyArray<EachOp>; commit?: boolean }
   | { k: 'run'; sql: string }
   | { k: 'dataVersion' }
   | { k: 'commit' };
@@ -35,6 +36,16 @@ export type EachOutcome =
   | { ok: true; value: ExecResult | Array<ExecResult | null> }
   | { ok: false; error: Error; inTransaction: boolean }
   | { ok: false; skipped: true };
+
+/**
+ * What an `each` call with `commit` answers: each write's outcome, and the COMMIT's error if it
+ * failed (the group is rolled back then). No COMMIT is tried when a write ended the transaction
+ * as a whole (the outcomes say so: a failure outside the transaction, the rest skipped).
+ */
+export interface EachCommitAnswer {
+  outcomes: EachOutcome[];
+  commitError: Error | undefined;
+}
 
 /** One statement of a batch (statement-batch.ts): `ifChanged` runs it only if the statement before it changed or returned a row. */
 export interface BatchedStatement {
@@ -164,7 +175,21 @@ const step = (op) => {
           out.push({ ok: false, error: wire(error), inTransaction: db.inTransaction });
         }
       }
-      return out;
+      if (!op.commit) return out;
+      // The group's COMMIT in the same call (one hand-off instead of two); a failed one rolls
+      // the group back, as the 'commit' step does, and is answered beside the outcomes.
+      let commitError = null;
+      if (db.inTransaction) {
+        try {
+          prepare('COMMIT').run();
+        } catch (error) {
+          commitError = wire(error);
+          if (db.inTransaction) {
+            try { prepare('ROLLBACK').run(); } catch {}
+          }
+        }
+      }
+      return { outcomes: out, commitError };
     }
     case 'run':
       prepare(op.sql).run();
@@ -296,6 +321,15 @@ export class WriterStepError extends Error {
     super(error.message, { cause: error });
     this.name = 'WriterStepError';
   }
+}
+
+/** An `each` outcome as the worker sends it: an error as its wire form. */
+type SentOutcome = Exclude<EachOutcome, { error: Error }> | { ok: false; error: WireError; inTransaction: boolean };
+
+function outcomeFrom(outcome: SentOutcome): EachOutcome {
+  if (!outcome.ok) return 'skipped' in outcome ? outcome : { ok: false, error: errorFrom(outcome.error), inTransaction: outcome.inTransaction };
+  for (const result of Array.isArray(outcome.value) ? outcome.value : [outcome.value]) if (result?.rows !== undefined) withBuffers(result.rows);
+  return outcome;
 }
 
 export class WriterThread {
@@ -430,14 +464,13 @@ export class WriterThread {
    * commit's writes outside a transaction, sqlite-group-commit.ts): one outcome per write.
    */
   async execEachAsync(deferred: readonly WriterOp[], ops: readonly EachOp[]): Promise<EachOutcome[]> {
-    // As the worker sends them: an error as its wire form.
-    type Sent = Exclude<EachOutcome, { error: Error }> | { ok: false; error: WireError; inTransaction: boolean };
-    const outcomes = (await this.callAsync([...deferred, { k: 'each', ops }])) as Sent[];
-    return outcomes.map((outcome): EachOutcome => {
-      if (!outcome.ok) return 'skipped' in outcome ? outcome : { ok: false, error: errorFrom(outcome.error), inTransaction: outcome.inTransaction };
-      for (const result of Array.isArray(outcome.value) ? outcome.value : [outcome.value]) if (result?.rows !== undefined) withBuffers(result.rows);
-      return outcome;
-    });
+    return ((await this.callAsync([...deferred, { k: 'each', ops }])) as SentOutcome[]).map(outcomeFrom);
+  }
+
+  /** `execEachAsync` followed by the group's COMMIT in the same call (see EachCommitAnswer). */
+  async execEachAndCommitAsync(deferred: readonly WriterOp[], ops: readonly EachOp[]): Promise<EachCommitAnswer> {
+    const sent = (await this.callAsync([...deferred, { k: 'each', ops, commit: true }])) as { outcomes: SentOutcome[]; commitError: WireError | null };
+    return { outcomes: sent.outcomes.map(outcomeFrom), commitError: sent.commitError === null ? undefined : errorFrom(sent.commitError) };
   }
 
   /** `exec` without waiting on the main thread: for statements too big to wait for (see sqlite-group-commit.ts). */
