@@ -30,6 +30,21 @@ class StripNul extends OperationNodeTransformer {
   }
 }
 
+/**
+ * Whether any value of the tree holds a NUL: a walk that allocates nothing, so that a statement
+ * without one (nearly all) is not rebuilt node by node by the transformer.
+ */
+function holdsNul(node: unknown): boolean {
+  if (typeof node === 'string') return node.includes('\u0000');
+  if (typeof node !== 'object' || node === null || ArrayBuffer.isView(node)) return false;
+  if (Array.isArray(node)) {
+    for (const item of node) if (holdsNul(item)) return true;
+    return false;
+  }
+  for (const key in node) if (holdsNul((node as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /** The statements that write: the only ones whose values end up stored. */
 const WRITES: ReadonlySet<RootOperationNode['kind']> = new Set(['InsertQueryNode', 'UpdateQueryNode', 'MergeQueryNode', 'RawNode']);
 
@@ -45,7 +60,7 @@ export class NulFreeText implements KyselyPlugin {
   readonly #strip = new StripNul();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return WRITES.has(args.node.kind) ? this.#strip.transformNode(args.node, args.queryId) : args.node;
+    return WRITES.has(args.node.kind) && holdsNul(args.node) ? this.#strip.transformNode(args.node, args.queryId) : args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

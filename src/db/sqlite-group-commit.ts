@@ -1,6 +1,14 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { DataVersions, PreparedStatement } from './database.js';
-import { WriterStepError, type EachCommitAnswer, type EachOp, type EachOutcome, type ExecResult, type WriterOp, type WriterThread } from './sqlite-writer-thread.js';
+import {
+  WriterStepError,
+  type EachCommitAnswer,
+  type EachOp,
+  type EachOutcome,
+  type ExecResult,
+  type WriterOp,
+  type WriterThread,
+} from './sqlite-writer-thread.js';
 import { BatchingSqliteAdapter, batchStepsOf, type BatchResults, type BatchStep } from './statement-batch.js';
 import { writtenTable } from './table-caching.js';
 import {

@@ -205,7 +205,8 @@ describe('the SQLite writer thread, several requests\u2019 writes in one call (e
     expect(names()).toEqual(['a', 'b']);
     // A deferred foreign key fails the COMMIT itself: the group is rolled back, the writer goes on.
     thread.call([{ k: 'run', sql: 'create table pets (id integer primary key, owner integer references items(id) deferrable initially deferred)' }]);
-    const failed = await thread.execEachAndCommitAsync([{ k: 'run', sql: 'BEGIN' }], [insert('c'), { k: 'exec', sql: 'insert into pets (owner) values (42)', params: [] }]);
+    const orphan = { k: 'exec' as const, sql: 'insert into pets (owner) values (42)', params: [] };
+    const failed = await thread.execEachAndCommitAsync([{ k: 'run', sql: 'BEGIN' }], [insert('c'), orphan]);
     expect(failed.outcomes.map((o) => o.ok)).toEqual([true, true]);
     expect(failed.commitError?.message).toMatch(/FOREIGN KEY/);
     expect(names()).toEqual(['a', 'b']);
