@@ -12,7 +12,8 @@ import {
 
 const NUL = /\u0000/g;
 
-const withoutNul = (value: unknown): unknown => {
+/** A parameter of a write as stored: text without NUL characters (also src/db/statement-memo.ts). */
+export const withoutNul = (value: unknown): unknown => {
   if (typeof value === 'string') return value.includes('\u0000') ? value.replace(NUL, '') : value;
   if (Array.isArray(value) && value.some((item) => typeof item === 'string' && item.includes('\u0000'))) return value.map(withoutNul);
   return value;
@@ -46,7 +47,7 @@ function holdsNul(node: unknown): boolean {
 }
 
 /** The statements that write: the only ones whose values end up stored. */
-const WRITES: ReadonlySet<RootOperationNode['kind']> = new Set(['InsertQueryNode', 'UpdateQueryNode', 'MergeQueryNode', 'RawNode']);
+export const WRITES: ReadonlySet<RootOperationNode['kind']> = new Set(['InsertQueryNode', 'UpdateQueryNode', 'MergeQueryNode', 'RawNode']);
 
 /**
  * Every text value a statement writes loses its NUL characters (U+0000), on both engines, in

@@ -3,6 +3,7 @@ import { containsIgnoringCase } from '../../db/contains.js';
 import { countRows, type CountMemo } from '../../db/count-memo.js';
 import type { Dialect } from '../../db/database.js';
 import { executeBatch } from '../../db/statement-batch.js';
+import { createStatementMemo } from '../../db/statement-memo.js';
 import { tableCaching } from '../../db/table-caching.js';
 import type { AgentLifecycleEventsTable, AgentsTable, DB } from '../../db/schema.js';
 
@@ -15,8 +16,13 @@ export type LifecycleEventRow = Pick<Selectable<AgentLifecycleEventsTable>, 'id'
 
 export const insertAgent = (db: Kysely<DB>, row: Insertable<AgentsTable>) => db.insertInto('agents').values(row).execute();
 
-export const findAgent = (db: Kysely<DB>, id: string) =>
-  db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+/** The hot statements of this module, compiled once per shape (src/db/statement-memo.ts). */
+const statements = createStatementMemo();
+
+export const findAgent = async (db: Kysely<DB>, id: string) => {
+  const query = statements.compile(db, 'findAgent', { id }, (v) => db.selectFrom('agents').selectAll().where('id', '=', v.id));
+  return (await db.executeQuery<AgentRow>(query)).rows[0];
+};
 
 /** Reads the agent and, on PostgreSQL, locks its row until the transaction ends (SQLite transactions are already serial). */
 export const findAgentForUpdate = (db: Kysely<DB>, dialect: Dialect, id: string) => {
@@ -39,10 +45,11 @@ export async function moveStageIfUnchanged(
   patch: AgentPatch,
   event: Insertable<AgentLifecycleEventsTable>,
 ): Promise<AgentRow | undefined> {
-  const [updated] = await executeBatch(db, [
-    { query: db.updateTable('agents').set(patch).where('id', '=', seen.id).where('trust_stage', '=', seen.trust_stage).returningAll().compile() },
-    { query: db.insertInto('agent_lifecycle_events').values(event).compile(), onlyIfPreviousChanged: true },
-  ]);
+  const update = statements.compile(db, 'moveStage', { patch, id: seen.id, stage: seen.trust_stage }, (v) =>
+    db.updateTable('agents').set(v.patch).where('id', '=', v.id).where('trust_stage', '=', v.stage).returningAll(),
+  );
+  const append = statements.compile(db, 'lifecycleEvent', { event }, (v) => db.insertInto('agent_lifecycle_events').values(v.event));
+  const [updated] = await executeBatch(db, [{ query: update }, { query: append, onlyIfPreviousChanged: true }]);
   return updated?.rows[0] as AgentRow | undefined;
 }
 
@@ -53,16 +60,20 @@ export type KeyOrigin = Pick<AgentRow, 'agent_url' | 'api_key_enc' | 'api_key_hi
  * `updateAgent` only while the agent's key and URL are still those the patch was decided on
  * (undefined otherwise): an update that read the row without a lock.
  */
-export const updateAgentIfKeyOrigin = (db: Kysely<DB>, id: string, seen: KeyOrigin, patch: AgentPatch) =>
-  db
-    .updateTable('agents')
-    .set(patch)
-    .where('id', '=', id)
-    .where('agent_url', 'is not distinct from', seen.agent_url)
-    .where('api_key_enc', 'is not distinct from', seen.api_key_enc)
-    .where('api_key_hint', 'is not distinct from', seen.api_key_hint)
-    .returningAll()
-    .executeTakeFirst();
+export const updateAgentIfKeyOrigin = async (db: Kysely<DB>, id: string, seen: KeyOrigin, patch: AgentPatch) => {
+  const values = { patch, id, url: seen.agent_url, key: seen.api_key_enc, hint: seen.api_key_hint };
+  const query = statements.compile(db, 'updateIfKeyOrigin', values, (v) =>
+    db
+      .updateTable('agents')
+      .set(v.patch)
+      .where('id', '=', v.id)
+      .where('agent_url', 'is not distinct from', v.url)
+      .where('api_key_enc', 'is not distinct from', v.key)
+      .where('api_key_hint', 'is not distinct from', v.hint)
+      .returningAll(),
+  );
+  return (await db.executeQuery<AgentRow>(query)).rows[0];
+};
 /** The names of agents, by id (lists of other features show them). */
 export async function agentNames(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
