@@ -32,6 +32,7 @@ const isMarker = (value: unknown): value is Marker => typeof value === 'object' 
 
 interface Shape {
   sql: string;
+  /** The tree as learnt (markers for values): read only for which table a write writes (src/db/table-caching.ts). */
   query: RootOperationNode;
   /** Per parameter, the index of the value it binds, or a constant of the shape. */
   positions: Array<number | { constant: unknown }>;
