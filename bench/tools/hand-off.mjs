@@ -7,8 +7,8 @@
 //   idle:  a 1 ms timer between round trips (both threads fall asleep first, as at a moderate rate);
 //   timer: the 1 ms timer alone (what waking from idle costs without any hand-off).
 // A script, not a test: nothing here asserts a timing. Environment: HAND_OFF_ROUNDS (default 3,000).
-import fs from 'node:fs';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { statTimes } from './service.mjs';
 
 const ROUNDS = Number(process.env.HAND_OFF_ROUNDS ?? 3000);
 const signal = new Int32Array(new SharedArrayBuffer(16));
@@ -27,8 +27,8 @@ worker.unref();
 
 /** This thread's user + system CPU time in ms (clock ticks of 10 ms: use many rounds). */
 const threadCpuMs = () => {
-  const fields = fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const { user, system } = statTimes('/proc/thread-self/stat');
+  return (user + system) / 1000;
 };
 
 let answered = () => {};

@@ -37,7 +37,8 @@ export function elapsedLog() {
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 /** User and system time, in microseconds, of a /proc `stat` file (a process's or a thread's). */
-function statTimes(file) {
+/** A task's user and system CPU time in µs, from a `/proc/…/stat` file (a process, or a thread: `/proc/thread-self/stat`). */
+export function statTimes(file) {
   const stat = fs.readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After "pid (comm) ", field 3 is the state: utime and stime are fields 14 and 15 (1-based).

@@ -313,23 +313,33 @@ export class GroupCommitSqlite {
     const waiters = this.#waiters;
     this.#waiters = [];
     this.#open = false;
-    this.#committing = true;
-    // The read version counts the group before its COMMIT can be seen: it also holds the
-    // reader's data_version, which moves when the commit becomes visible, so nothing read
-    // before that is filed under a version that shows it. The identity and table versions
-    // (which do not hold it) move when the COMMIT has returned.
-    this.#groups++;
     let failure: unknown;
     try {
-      await this.#writer.callAsync([...this.#takeDeferred(), { k: 'commit' }]);
+      await this.#sendingCommit(() => this.#writer.callAsync([...this.#takeDeferred(), { k: 'commit' }]));
     } catch (error) {
       failure = error instanceof WriterStepError ? error.error : error;
-    } finally {
-      this.#committing = false;
     }
     this.#groupEnded(true);
     if (failure !== undefined) for (const w of waiters) w.reject(new GroupCommitError(failure));
     else for (const w of waiters) w.resolve();
+  }
+
+  /**
+   * A call to the writer that ends with the group's COMMIT (then call #groupEnded(true)). The read
+   * version counts the group before its COMMIT can be seen: it also holds the reader's
+   * data_version, which moves when the commit becomes visible, so nothing read before that is
+   * filed under a version that shows it. The identity and table versions (which do not hold it)
+   * move when the COMMIT has returned. While it runs, a move of the reader's data_version may be
+   * our own commit: versions() does not count it as another process's.
+   */
+  async #sendingCommit<T>(call: () => Promise<T>): Promise<T> {
+    this.#groups++;
+    this.#committing = true;
+    try {
+      return await call();
+    } finally {
+      this.#committing = false;
+    }
   }
 
   /** After a failed step: if SQLite rolled the whole group back, fail its members. */
@@ -485,20 +495,15 @@ export class GroupCommitSqlite {
    */
   async #runWritesAsGroup(handle: GroupConnection, writes: readonly PendingWrite[]): Promise<Array<() => void>> {
     this.#deferred.push({ k: 'run', sql: 'BEGIN' });
-    // As in #endGroup: the read version counts the group before its COMMIT can be seen.
-    this.#groups++;
-    this.#committing = true;
     let answer: EachCommitAnswer;
     try {
-      answer = await this.#writer.execEachAndCommitAsync(this.#takeDeferred(), writes.map(eachOpOf));
+      answer = await this.#sendingCommit(() => this.#writer.execEachAndCommitAsync(this.#takeDeferred(), writes.map(eachOpOf)));
     } catch (caught) {
       // The writer stopped, or BEGIN failed: nothing of the group was kept.
-      this.#committing = false;
       this.#groupEnded(true);
       this.release(handle);
       return this.#rejectAll(writes, asStepError(caught));
     }
-    this.#committing = false;
     const { results, lost, notRun } = this.#readOutcomes(writes, answer.outcomes);
     // After the results: the tables they wrote move with the group's end.
     this.#groupEnded(true);

@@ -59,14 +59,17 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const leafKey = (name: string, value: unknown) => (value === null || typeof value === 'boolean' ? `${name}=${String(value)},` : `${name},`);
 const asIs = (value: unknown) => value === null || typeof value === 'boolean';
 
-/** The values in a fixed order, the shape's key, and a copy of `values` with each leaf replaced by `leaf(index)`. */
-function flatten(values: StatementValues, leaf: (index: number, value: unknown) => unknown) {
+/**
+ * The values in a fixed order, the shape's key, and (when `leaf` is given, to learn a shape) a
+ * copy of `values` with each leaf replaced by `leaf(index, value)`.
+ */
+function flatten(values: StatementValues, leaf?: (index: number, value: unknown) => unknown) {
   const leaves: unknown[] = [];
   let key = '';
   const mirror: Record<string, unknown> = {};
   const add = (name: string, value: unknown) => {
     key += leafKey(name, value);
-    const placed = leaf(leaves.length, value);
+    const placed = leaf?.(leaves.length, value);
     leaves.push(value);
     return placed;
   };
@@ -80,13 +83,15 @@ function flatten(values: StatementValues, leaf: (index: number, value: unknown) 
         const item = value[field];
         if (item === undefined) continue;
         if (shapesSql(item)) return null;
-        inner[field] = add(field, item);
+        const placed = add(field, item);
+        if (leaf) inner[field] = placed;
       }
       key += '}';
-      mirror[name] = inner;
+      if (leaf) mirror[name] = inner;
     } else {
       if (shapesSql(value)) return null;
-      mirror[name] = add(name, value);
+      const placed = add(name, value);
+      if (leaf) mirror[name] = placed;
     }
   }
   return { leaves, key, mirror };
@@ -102,7 +107,7 @@ export function createStatementMemo(): StatementMemo {
   const byAdapter = new WeakMap<object, Map<string, Shape | null>>();
   return {
     compile(db, name, values, build) {
-      const flat = flatten(values, () => undefined);
+      const flat = flatten(values);
       if (flat === null) return build(values).compile();
       const adapter = db.getExecutor().adapter;
       let shapes = byAdapter.get(adapter);
