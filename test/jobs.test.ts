@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrations/index.js';
 import { newId } from '../src/ids.js';
-import { cancelJob, deleteJobsBySubject, enqueueJob, findJobsBySubject, getJob, listJobLogs } from '../src/jobs/jobs.repo.js';
+import { cancelJob, deleteJobsBySubject, deleteWithJobs, enqueueJob, findJobsBySubject, getJob, listJobLogs } from '../src/jobs/jobs.repo.js';
 import { INTERRUPTED } from '../src/jobs/recovery.js';
 import type { JobContext, JobHandler } from '../src/jobs/types.js';
 import { openTestDatabase } from './helpers/app.js';
@@ -246,7 +246,7 @@ describe('deleting', () => {
       },
     ]).start();
     await waitFor(async () => (await listJobLogs(db(), id)).length > 0, 'the first log lines');
-    expect(await deleteJobsBySubject(db(), subjectId, { kind, teamId })).toBe(1);
+    expect(await deleteJobsBySubject(db(), subjectId, { kind, teamId })).toEqual([id]);
     await waitFor(() => signal?.aborted === true, 'the handler to be aborted');
     expect(signal?.reason).toBe('lost');
     expect(await getJob(db(), id)).toBeUndefined();
@@ -294,6 +294,82 @@ describe('deleting', () => {
     ).toBe(false);
     expect(wrote).toBe(false);
     expect(await getJob(db(), id)).toBeUndefined();
+  });
+
+  it('deleteWithJobs has stopped the run by the time it answers, and deleted the record in the same transaction', async () => {
+    const kind = uniqueKind('deleted-with-record');
+    const subjectId = newId();
+    const started = gate();
+    let context: JobContext | undefined;
+    const id = await enqueue(kind, {}, { subjectId });
+    await runners
+      .create({
+        db: db(),
+        dialect: database.dialect,
+        pollMs: 600_000,
+        leaseMs: 1_800_000,
+        handlers: [
+          {
+            kind,
+            onInterrupted: 'resume',
+            async run(c) {
+              context = c;
+              started.open();
+              await aborted(c.signal);
+            },
+          },
+        ],
+      })
+      .start();
+    await started.promise;
+    let recordDeletedIn: unknown;
+    await deleteWithJobs(db(), subjectId, { kind, teamId }, async (trx) => {
+      recordDeletedIn = trx;
+      // Inside the transaction: the run is not stopped before the deletion has committed.
+      expect(context!.signal.aborted).toBe(false);
+    });
+    expect(recordDeletedIn).not.toBe(db());
+    // No wait: stopped before the answer.
+    expect(context!.signal.aborted).toBe(true);
+    expect(context!.signal.reason).toBe('lost');
+    expect(await getJob(db(), id)).toBeUndefined();
+  });
+
+  it("deleteWithJobs leaves the run and the job alone when the record's deletion fails", async () => {
+    const kind = uniqueKind('deleted-with-record-failing');
+    const subjectId = newId();
+    const started = gate();
+    let context: JobContext | undefined;
+    const id = await enqueue(kind, {}, { subjectId });
+    await runners
+      .create({
+        db: db(),
+        dialect: database.dialect,
+        pollMs: 600_000,
+        leaseMs: 1_800_000,
+        handlers: [
+          {
+            kind,
+            onInterrupted: 'resume',
+            async run(c) {
+              context = c;
+              started.open();
+              await aborted(c.signal);
+            },
+          },
+        ],
+      })
+      .start();
+    await started.promise;
+    await expect(
+      deleteWithJobs(db(), subjectId, { kind, teamId }, async () => {
+        throw new Error('the record could not be deleted');
+      }),
+    ).rejects.toThrow('the record could not be deleted');
+    expect((await getJob(db(), id))?.status).toBe('running');
+    // The runner looks at the table before it gives up a job: the rollback left it there.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(context!.signal.aborted).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, JobsTable } from '../db/schema.js';
 import { newId, nowSeconds } from '../ids.js';
-import { announceCancel, announceEnqueued, announceDeleted } from './local-signals.js';
+import { announceCancel, announceDeleted, announceEnqueued, announceGone } from './local-signals.js';
 import type { EnqueueOptions, Job, JobLogLine, JobStatus } from './types.js';
 import { tableCaching } from '../db/table-caching.js';
 
@@ -129,13 +129,14 @@ export async function findJobsBySubject(db: Kysely<DB>, subjectId: string): Prom
 
 /**
  * Deletes a record's jobs and their logs (when the feature deletes the record). A job still
- * running loses its row: its runner aborts the handler with reason `lost` (at once in this
- * process, which is told once the caller's transaction may have committed; within a poll
- * interval in another) and records nothing, and its fenced writes are refused from the commit on.
- * Only the jobs of that kind and team: a subject id may be chosen by a client (an evaluation's
- * `evaluation_id`, a custom harness's `id`), so another team's record may carry the same one.
+ * running loses its row: its runner aborts the handler with reason `lost` (in this process as
+ * soon as the caller's transaction may have committed, at once with deleteWithJobs; within a
+ * poll interval in another) and records nothing, and its fenced writes are refused from the
+ * commit on. Only the jobs of that kind and team: a subject id may be chosen by a client (an
+ * evaluation's `evaluation_id`, a custom harness's `id`), so another team's record may carry the
+ * same one. Answers the ids of the jobs deleted.
  */
-export async function deleteJobsBySubject(db: Kysely<DB>, subjectId: string, scope: { kind: string; teamId: string }): Promise<number> {
+export async function deleteJobsBySubject(db: Kysely<DB>, subjectId: string, scope: { kind: string; teamId: string }): Promise<string[]> {
   const rows = await db
     .deleteFrom('jobs')
     .where('subject_id', '=', subjectId)
@@ -143,8 +144,30 @@ export async function deleteJobsBySubject(db: Kysely<DB>, subjectId: string, sco
     .where('team_id', '=', scope.teamId)
     .returning('id')
     .execute();
-  if (rows.length > 0) announceDeleted(rows.map((row) => row.id));
-  return rows.length;
+  const ids = rows.map((row) => row.id);
+  if (ids.length > 0) announceDeleted(ids);
+  return ids;
+}
+
+/**
+ * Deletes a record (`deleteRecord`, in the same transaction) with its jobs, and once that has
+ * committed stops this process's runs of them before answering (docs/jobs.md, "Fencing"): a
+ * caller told the record is deleted sees no call of its run start afterwards. Without it, the
+ * runner would find the deletion at its next look at the table, a few milliseconds later, during
+ * which a run may still start calls to its agent.
+ */
+export async function deleteWithJobs(
+  db: Kysely<DB>,
+  subjectId: string,
+  scope: { kind: string; teamId: string },
+  deleteRecord: (trx: Kysely<DB>) => Promise<unknown>,
+): Promise<void> {
+  const ids = await db.transaction().execute(async (trx) => {
+    const deleted = await deleteJobsBySubject(trx, subjectId, scope);
+    await deleteRecord(trx);
+    return deleted;
+  });
+  if (ids.length > 0) announceGone(ids);
 }
 
 export const DEFAULT_LOG_LIMIT = 200;

@@ -10,6 +10,8 @@ export interface LocalListener {
   cancelRequested(jobId: string): void;
   /** Rows deleted in a transaction that may not have committed yet: the runner looks again until it has. */
   deleted(jobIds: readonly string[]): void;
+  /** Rows whose deletion has committed: the runner stops the ones it holds at once, without a poll. */
+  gone(jobIds: readonly string[]): void;
 }
 
 const listeners = new Set<LocalListener>();
@@ -29,4 +31,8 @@ export function announceCancel(jobId: string): void {
 
 export function announceDeleted(jobIds: readonly string[]): void {
   for (const listener of listeners) listener.deleted(jobIds);
+}
+
+export function announceGone(jobIds: readonly string[]): void {
+  for (const listener of listeners) listener.gone(jobIds);
 }

@@ -376,6 +376,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           for (const job of held) job.watchUntil = elapsed() + WATCH_FOR_MS;
           void poll();
         },
+        // Committed: nothing to look at, the rows are gone.
+        gone: (jobIds) => {
+          for (const jobId of jobIds) {
+            const job = active.get(jobId);
+            if (job !== undefined) abortJob(job, 'lost');
+          }
+        },
       });
       // One process per SQLite file (docs/deployment.md): what is running now was left by the previous one.
       if (dialect === 'sqlite') {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { cancelJob, deleteJobsBySubject, enqueueJob, getJob } from '../../jobs/index.js';
+import { cancelJob, deleteWithJobs, enqueueJob, getJob } from '../../jobs/index.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, requireAnywhere, resolveTeam } from '../auth/permissions.js';
 import { agentNames, findAgent } from '../agents/agents.repo.js';
@@ -103,10 +103,7 @@ export function createCustomHarnessService(deps: CustomHarnessDeps) {
 
     async remove(principal: Principal, id: string, teamId: string | null | undefined) {
       const row = await load(principal, id, teamId, 'evaluation:write');
-      await db.transaction().execute(async (trx) => {
-        await deleteJobsBySubject(trx, row.id, { kind: GENERATION_JOB, teamId: row.team_id });
-        await repo.deleteHarness(trx, row.id);
-      });
+      await deleteWithJobs(db, row.id, { kind: GENERATION_JOB, teamId: row.team_id }, (trx) => repo.deleteHarness(trx, row.id));
     },
 
     /** Stops a generation still running: the harness ends `failed` ("Generation was cancelled"). */

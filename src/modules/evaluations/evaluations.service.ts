@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { STANDARD_HARNESSES } from '../../evaluation/types.js';
 import { conflict, invalid, notFound } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { cancelJob, deleteJobsBySubject, enqueueJob, listJobLogs } from '../../jobs/index.js';
+import { cancelJob, deleteWithJobs, enqueueJob, listJobLogs } from '../../jobs/index.js';
 import { agentNames, findAgent } from '../agents/agents.repo.js';
 import type { Principal } from '../auth/permissions.js';
 import { authorize, canSeeTeam, holds, requireAnywhere, resolveTeam } from '../auth/permissions.js';
@@ -158,10 +158,7 @@ export function createEvaluationService(deps: EvaluationDeps) {
     /** Deletes the evaluation, its results, reports and job (a running one stops). */
     async remove(principal: Principal, id: string, teamId: string | undefined) {
       const row = await loadEvaluation(db, principal, id, teamId, 'evaluation:write');
-      await db.transaction().execute(async (trx) => {
-        await deleteJobsBySubject(trx, row.id, { kind: EVALUATION_JOB, teamId: row.team_id });
-        await repo.deleteEvaluation(trx, row.id);
-      });
+      await deleteWithJobs(db, row.id, { kind: EVALUATION_JOB, teamId: row.team_id }, (trx) => repo.deleteEvaluation(trx, row.id));
       return { status: 'deleted', evaluation_id: row.id };
     },
 

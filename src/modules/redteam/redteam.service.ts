@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { encryptSecret } from '../../crypto/keys.js';
 import { AppError, conflict, invalid } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { cancelJob, deleteJobsBySubject, enqueueJob, getJob, listJobLogs } from '../../jobs/index.js';
+import { cancelJob, deleteWithJobs, enqueueJob, getJob, listJobLogs } from '../../jobs/index.js';
 import { getProbe, probeIds } from '../../redteam/probes/index.js';
 import { isStrategy } from '../../redteam/strategies.js';
 import { ATTACK_CATEGORIES, STRATEGIES, type AttackCategory, type Strategy } from '../../redteam/types.js';
@@ -216,10 +216,7 @@ export function createRedteamService(deps: RedteamDeps) {
     /** Deletes the campaign, its findings and its job (a running one stops). */
     async remove(principal: Principal, id: string, teamId: string | undefined) {
       const row = await loadCampaign(db, principal, id, teamId, 'redteam:write');
-      await db.transaction().execute(async (trx) => {
-        await deleteJobsBySubject(trx, row.id, { kind: CAMPAIGN_JOB, teamId: row.team_id });
-        await repo.deleteCampaign(trx, row.id);
-      });
+      await deleteWithJobs(db, row.id, { kind: CAMPAIGN_JOB, teamId: row.team_id }, (trx) => repo.deleteCampaign(trx, row.id));
       return { status: 'deleted', campaign_id: row.id };
     },
 
