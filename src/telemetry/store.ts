@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { executeBatch, type BatchStep } from '../db/statement-batch.js';
 import { tableCaching } from '../db/table-caching.js';
 import type { AttributeValue, LogEntry, SpanRecord, TelemetryLabels } from './types.js';
 
@@ -68,10 +69,12 @@ const LOG_COLUMNS: ColumnTypes = { team_id: 'text', time_ns: 'bigint', severity:
  * engine (SQLite's json_each, PostgreSQL's jsonb_to_recordset): one value to bind and to hand to
  * SQLite's writer thread instead of one per cell, which measured several times faster for OTLP
  * batches (docs/telemetry.md, "Speed"). Nanosecond times travel as decimal strings, exact.
+ * The statements are compiled here and run by writeTelemetry as one batch.
  */
-async function bulkInsert(db: Kysely<DB>, dialect: Dialect, table: keyof DB, columns: ColumnTypes, rows: ReadonlyArray<Record<string, unknown>>) {
+function bulkInserts(db: Kysely<DB>, dialect: Dialect, table: keyof DB, columns: ColumnTypes, rows: ReadonlyArray<Record<string, unknown>>): BatchStep[] {
   const names = Object.keys(columns);
   const list = sql.raw(names.join(', '));
+  const steps: BatchStep[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const json = JSON.stringify(rows.slice(i, i + ROWS_PER_INSERT));
     const select =
@@ -79,17 +82,24 @@ async function bulkInsert(db: Kysely<DB>, dialect: Dialect, table: keyof DB, col
         ? sql`select ${sql.raw(names.map((n) => `json_extract(value, '$.${n}')`).join(', '))} from json_each(${json})`
         : sql`select ${list} from jsonb_to_recordset(${json}::jsonb) as x(${sql.raw(names.map((n) => `${n} ${columns[n]}`).join(', '))})`;
     // An INSERT of Kysely's (not raw SQL): the caches see which table it wrote (src/db/table-caching.ts).
-    await db
-      .insertInto(table)
-      .columns(names as never)
-      .expression(select)
-      .execute();
+    steps.push({
+      query: db
+        .insertInto(table)
+        .columns(names as never)
+        .expression(select)
+        .compile(),
+    });
   }
+  return steps;
 }
 
 /**
  * The one batch writer of telemetry (the recorder's flushes and OTLP ingest both come here):
- * a batch is one transaction of bulk inserts (bulkInsert).
+ * a batch's bulk inserts are one statement batch (src/db/statement-batch.ts), all or nothing.
+ * On SQLite, outside a transaction, the batch goes to the writer thread asynchronously with the
+ * other writes of the event loop's turn: the event loop never waits while the writer inserts
+ * a second of gateway traffic (docs/decisions.md, "Telemetry written without holding the event
+ * loop"); on PostgreSQL it is one transaction.
  */
 export async function writeTelemetry(db: Kysely<DB>, dialect: Dialect, batch: TelemetryBatch): Promise<void> {
   if (batch.points.length + batch.spans.length + batch.logs.length === 0) return;
@@ -132,11 +142,11 @@ export async function writeTelemetry(db: Kysely<DB>, dialect: Dialect, batch: Te
     trace_id: l.traceId ?? null,
     span_id: l.spanId ?? null,
   }));
-  await db.transaction().execute(async (trx) => {
-    if (points.length > 0) await bulkInsert(trx, dialect, 'telemetry_points', POINT_COLUMNS, points);
-    if (spans.length > 0) await bulkInsert(trx, dialect, 'telemetry_spans', SPAN_COLUMNS, spans);
-    if (logs.length > 0) await bulkInsert(trx, dialect, 'telemetry_logs', LOG_COLUMNS, logs);
-  });
+  await executeBatch(db, [
+    ...bulkInserts(db, dialect, 'telemetry_points', POINT_COLUMNS, points),
+    ...bulkInserts(db, dialect, 'telemetry_spans', SPAN_COLUMNS, spans),
+    ...bulkInserts(db, dialect, 'telemetry_logs', LOG_COLUMNS, logs),
+  ]);
 }
 
 /**
