@@ -27,13 +27,18 @@ export function startCall(record: GatewayCallRecord) {
   const spanId = newSpanId();
   const startNs = nowNs();
   const started = performance.now();
-  const attributes: Record<string, AttributeValue> = { ...record.attributes };
+  // A Map while the call runs, one object at its end: properties added one by one to an object
+  // (a dozen keyed stores per call, in several places) made V8 keep much of each call's garbage
+  // through two young-generation collections into the old generation, whose collections then
+  // stopped every call for 10–60 ms every few seconds (bench/README.md, "Gateway: the old
+  // generation's pauses"). An object built from entries at once does not.
+  const attributes = new Map<string, AttributeValue>(Object.entries(record.attributes));
   let blocked: { direction: 'input' | 'output'; guard: string } | null = null;
 
   return {
     traceId,
     set(name: string, value: AttributeValue | undefined) {
-      if (value !== undefined) attributes[name] = value;
+      if (value !== undefined) attributes.set(name, value);
     },
     /** One guard scan: its counters, latency and `dome-detection` span. */
     scanned(direction: 'input' | 'output', scan: ScanResult, startedNs: bigint) {
@@ -63,7 +68,7 @@ export function startCall(record: GatewayCallRecord) {
     /** The first byte written to the caller (streamed answers). */
     firstByte() {
       const seconds = (performance.now() - started) / 1000;
-      attributes['gateway.time_to_first_byte_ms'] = Math.round(seconds * 1e4) / 10;
+      attributes.set('gateway.time_to_first_byte_ms', Math.round(seconds * 1e4) / 10);
       telemetry.observe('gateway_time_to_first_byte_seconds', seconds, labels, teamId);
     },
     blocked(direction: 'input' | 'output', guard: string) {
@@ -76,14 +81,14 @@ export function startCall(record: GatewayCallRecord) {
       telemetry.count('gateway_requests_total', { ...labels, status: String(status) }, teamId);
       telemetry.observe('gateway_request_duration_seconds', seconds, labels, teamId);
       const endNs = nowNs();
-      // The span's own attributes, added to the call's (no copy: the call ends here).
-      attributes.agent_configuration_id = record.agentId;
-      attributes.team_id = teamId;
-      attributes['http.response.status_code'] = status;
-      attributes['warden.blocked'] = blocked !== null;
+      // The span's own attributes, added to the call's.
+      attributes.set('agent_configuration_id', record.agentId);
+      attributes.set('team_id', teamId);
+      attributes.set('http.response.status_code', status);
+      attributes.set('warden.blocked', blocked !== null);
       if (blocked) {
-        attributes['warden.blocked.direction'] = blocked.direction;
-        attributes['warden.blocked.guard'] = blocked.guard;
+        attributes.set('warden.blocked.direction', blocked.direction);
+        attributes.set('warden.blocked.guard', blocked.guard);
       }
       const outcome = blocked ? `blocked (${blocked.direction}, guard ${blocked.guard})` : status < 400 ? 'passed' : `failed: ${error ?? status}`;
       telemetry.span({
@@ -97,7 +102,7 @@ export function startCall(record: GatewayCallRecord) {
         statusMessage: status >= 400 ? error : undefined,
         serviceName: SERVICE,
         teamId,
-        attributes,
+        attributes: Object.fromEntries(attributes),
       });
       telemetry.log({
         timeNs: endNs,
