@@ -16,6 +16,7 @@
 //   BENCH_GATEWAY_RATE     requests per second of scenarios 1 and 2 (default 1000)
 //   BENCH_GATEWAY_SECONDS  seconds per scenario (default 5)
 //   BENCH_GATEWAY_GUARDED_RATE requests per second of scenario 3 (default 200; 0 skips it)
+//   BENCH_GATEWAY_WARMUP   seconds of warm-up at the scenario's rate right before each measured run (default 1; 0: none)
 //   BENCH_NODE_ARGS        the service's node flags (default: those of `npm start`), e.g. to add --cpu-prof
 //   BENCH_MAIN             the service's entry (default dist/main.js)
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RATE = Number(process.env.BENCH_GATEWAY_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_GATEWAY_SECONDS ?? 5);
 const GUARDED_RATE = Number(process.env.BENCH_GATEWAY_GUARDED_RATE ?? 200);
+const WARMUP_SECONDS = Number(process.env.BENCH_GATEWAY_WARMUP ?? 1);
 const MAIN = process.env.BENCH_MAIN ?? 'dist/main.js';
 const ADMIN = { email: 'bench@warden.local', password: 'bench-password-1' };
 const log = elapsedLog();
@@ -132,8 +134,24 @@ async function startFloor(agentUrl) {
   return { url: `http://127.0.0.1:${port}/chat/completions`, pid: child.pid, stop };
 }
 
+/**
+ * One scenario's measured loop, after a warm-up of WARMUP_SECONDS at the same rate on the same
+ * target right before it (as bench/run.mjs warms each scenario up with wrk): the first second at
+ * a new rate, after the process had been idle for the scenarios before, is a ramp (new
+ * connections, code optimised again for the new mix), not the steady state the targets are about.
+ */
+async function warmedLoop(url, headers, body, rate, seconds) {
+  await warm(url, headers, body, rate);
+  return openLoop(url, headers, body, rate, seconds);
+}
+
+const warm = async (url, headers, body, rate) => {
+  if (WARMUP_SECONDS > 0) await openLoop(url, headers, body, rate, WARMUP_SECONDS);
+};
+
 /** A run of calls through the service, with the service's CPU time per call (the figure a loaded machine moves least). */
-async function measured(service, run) {
+async function measured(service, run, warmUp) {
+  await warmUp?.();
   const before = cpuMicrosOf(service.pid);
   const threadsBefore = threadCpuOf(service.pid);
   const result = await run();
@@ -183,15 +201,15 @@ async function main() {
     if (GUARDED_RATE > 0) await openLoop(gateway(guarded.id), auth, long, Math.min(GUARDED_RATE, 100), 2);
 
     log(`guards off: direct, through the floor proxy, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
-    const d1 = await openLoop(direct, {}, short, RATE, SECONDS);
-    const f1 = await measured({ pid: floor.pid }, () => openLoop(floor.url, {}, short, RATE, SECONDS));
-    const g1 = await measured(service, () => openLoop(gateway(plain.id), auth, short, RATE, SECONDS));
+    const d1 = await warmedLoop(direct, {}, short, RATE, SECONDS);
+    const f1 = await measured({ pid: floor.pid }, () => openLoop(floor.url, {}, short, RATE, SECONDS), () => warm(floor.url, {}, short, RATE));
+    const g1 = await measured(service, () => openLoop(gateway(plain.id), auth, short, RATE, SECONDS), () => warm(gateway(plain.id), auth, short, RATE));
     results.scenarios.guardsOff = { direct: d1, floor: f1, floorOverheadMs: overhead(f1, d1), gateway: g1, overheadMs: overhead(g1, d1) };
 
     if (GUARDED_RATE > 0) {
       log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
-      const d2 = await openLoop(direct, {}, long, GUARDED_RATE, SECONDS);
-      const g2 = await measured(service, () => openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS));
+      const d2 = await warmedLoop(direct, {}, long, GUARDED_RATE, SECONDS);
+      const g2 = await measured(service, () => openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS), () => warm(gateway(guarded.id), auth, long, GUARDED_RATE));
       results.scenarios.defaultConfig2kb = { direct: d2, gateway: g2, overheadMs: overhead(g2, d2) };
     }
     results.agentRequests = agent.stats.requests;
