@@ -137,8 +137,9 @@ async function startFloor(agentUrl) {
 /**
  * One scenario's measured loop, after a warm-up of WARMUP_SECONDS at the same rate on the same
  * target right before it (as bench/run.mjs warms each scenario up with wrk): the first second at
- * a new rate, after the process had been idle for the scenarios before, is a ramp (new
- * connections, code optimised again for the new mix), not the steady state the targets are about.
+ * a new rate, after the process sat idle through the scenarios before, is a ramp (V8 grows back
+ * the young generation it shrank while idle, collecting every 15–20 ms meanwhile: bench/README.md,
+ * "Gateway: the old generation's pauses"), not the steady state the targets are about.
  */
 async function warmedLoop(url, headers, body, rate, seconds) {
   await warm(url, headers, body, rate);
@@ -149,12 +150,15 @@ const warm = async (url, headers, body, rate) => {
   if (WARMUP_SECONDS > 0) await openLoop(url, headers, body, rate, WARMUP_SECONDS);
 };
 
-/** A run of calls through the service, with the service's CPU time per call (the figure a loaded machine moves least). */
-async function measured(service, run, warmUp) {
-  await warmUp?.();
+/**
+ * A warmed run of calls (warmedLoop) through `service`, with its CPU time per call over the
+ * measured part only (the figure a loaded machine moves least).
+ */
+async function measured(service, url, headers, body, rate) {
+  await warm(url, headers, body, rate);
   const before = cpuMicrosOf(service.pid);
   const threadsBefore = threadCpuOf(service.pid);
-  const result = await run();
+  const result = await openLoop(url, headers, body, rate, SECONDS);
   const threads = threadCpuPerRequest(threadsBefore, threadCpuOf(service.pid), result.sent);
   const serviceCpuMicrosPerCall = Math.round((cpuMicrosOf(service.pid) - before) / result.sent);
   return { ...result, serviceCpuMicrosPerCall, serviceThreadsMicrosPerCall: threads };
@@ -202,14 +206,14 @@ async function main() {
 
     log(`guards off: direct, through the floor proxy, then through the gateway, ${RATE} req/s for ${SECONDS} s each`);
     const d1 = await warmedLoop(direct, {}, short, RATE, SECONDS);
-    const f1 = await measured({ pid: floor.pid }, () => openLoop(floor.url, {}, short, RATE, SECONDS), () => warm(floor.url, {}, short, RATE));
-    const g1 = await measured(service, () => openLoop(gateway(plain.id), auth, short, RATE, SECONDS), () => warm(gateway(plain.id), auth, short, RATE));
+    const f1 = await measured({ pid: floor.pid }, floor.url, {}, short, RATE);
+    const g1 = await measured(service, gateway(plain.id), auth, short, RATE);
     results.scenarios.guardsOff = { direct: d1, floor: f1, floorOverheadMs: overhead(f1, d1), gateway: g1, overheadMs: overhead(g1, d1) };
 
     if (GUARDED_RATE > 0) {
       log(`default configuration, 2 KB prompts: direct, then through the gateway, ${GUARDED_RATE} req/s for ${SECONDS} s each`);
       const d2 = await warmedLoop(direct, {}, long, GUARDED_RATE, SECONDS);
-      const g2 = await measured(service, () => openLoop(gateway(guarded.id), auth, long, GUARDED_RATE, SECONDS), () => warm(gateway(guarded.id), auth, long, GUARDED_RATE));
+      const g2 = await measured(service, gateway(guarded.id), auth, long, GUARDED_RATE);
       results.scenarios.defaultConfig2kb = { direct: d2, gateway: g2, overheadMs: overhead(g2, d2) };
     }
     results.agentRequests = agent.stats.requests;

@@ -49,7 +49,7 @@ describe(`validation cost on ${TEST_ENGINE}`, () => {
   };
 
   for (const field of ['categories', 'strategies']) {
-    it(`answers a 1 MB array of ${field} with one too_long 422 within 100 ms of CPU`, async () => {
+    it(`answers a 1 MB array of ${field} with one too_long 422, in time linear in the body (under 400 ms of CPU)`, async () => {
       const items = Array.from({ length: ONE_MEGABYTE_OF_EMPTY_STRINGS }, () => '');
       const payload = { tool: 'diamond_security', purpose: 'p', categories: ['prompt_injection'], [field]: items };
       const { cpuMs, wallMs, response } = await cheapestOf3(campaign(payload));
@@ -57,10 +57,13 @@ describe(`validation cost on ${TEST_ENGINE}`, () => {
       const detail = JSON.parse(response.body).detail as Array<{ msg: string }>;
       expect(detail).toHaveLength(1);
       expect(detail[0]?.msg).toMatch(/at most \d+ items/);
-      // Before: 8,000 items took 2.7 s and 100,000 minutes. A loaded machine stretches the wall
-      // time, not the CPU time, so the wall-clock bound is the generous one.
-      expect(cpuMs).toBeLessThan(100);
-      expect(wallMs).toBeLessThan(1000);
+      // A bound on the work's order, not a speed measure (bench/ measures speed): before, 8,000
+      // items took 2.7 s and 100,000 minutes, so these 350,000 would take hours; a linear pass
+      // takes 30–100 ms of this process's CPU (all its threads: on a loaded 2-core machine the
+      // parse's collections alone reached 103 ms once, against a bound of 100). A loaded machine
+      // stretches the wall time more than the CPU time, so that bound is the more generous one.
+      expect(cpuMs).toBeLessThan(400);
+      expect(wallMs).toBeLessThan(3000);
     });
   }
 
