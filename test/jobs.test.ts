@@ -28,6 +28,39 @@ const enqueue = (kind: string, payload: unknown = {}, extra: { maxAttempts?: num
 const statusOf = async (id: string) => (await getJob(db(), id))?.status;
 const ended = (id: string) => waitFor(async () => ['completed', 'failed', 'cancelled'].includes((await statusOf(id)) ?? ''), `job ${id} to end`);
 
+/**
+ * A job of a new kind for a new subject, running on a runner that never polls (only local signals
+ * reach it) and holding its slot until its signal aborts; answers once its handler runs.
+ */
+async function startHeldRun(name: string) {
+  const kind = uniqueKind(name);
+  const subjectId = newId();
+  const started = gate();
+  let held: JobContext | undefined;
+  const id = await enqueue(kind, {}, { subjectId });
+  await runners
+    .create({
+      db: db(),
+      dialect: database.dialect,
+      pollMs: 600_000,
+      leaseMs: 1_800_000,
+      handlers: [
+        {
+          kind,
+          onInterrupted: 'resume',
+          async run(c) {
+            held = c;
+            started.open();
+            await aborted(c.signal);
+          },
+        },
+      ],
+    })
+    .start();
+  await started.promise;
+  return { kind, subjectId, id, context: held! };
+}
+
 describe('enqueueing', () => {
   it('writes the job in the caller transaction: a rollback leaves no job', async () => {
     const subjectId = newId();
@@ -254,40 +287,16 @@ describe('deleting', () => {
   });
 
   it('a deleted job stops at once in this process (no poll needed), and its fenced writes are refused', async () => {
-    const kind = uniqueKind('deleted-at-once');
-    const subjectId = newId();
-    const started = gate();
-    let context: JobContext | undefined;
-    const id = await enqueue(kind, {}, { subjectId });
-    await runners
-      .create({
-        db: db(),
-        dialect: database.dialect,
-        pollMs: 600_000,
-        leaseMs: 1_800_000,
-        handlers: [
-          {
-            kind,
-            onInterrupted: 'resume',
-            async run(c) {
-              context = c;
-              started.open();
-              await aborted(c.signal);
-            },
-          },
-        ],
-      })
-      .start();
-    await started.promise;
-    expect(await context!.fenced(async () => true)).toBe(true);
+    const { kind, subjectId, id, context } = await startHeldRun('deleted-at-once');
+    expect(await context.fenced(async () => true)).toBe(true);
     await db()
       .transaction()
       .execute((trx) => deleteJobsBySubject(trx, subjectId, { kind, teamId }));
-    await waitFor(() => context?.signal.aborted === true, 'the handler to be aborted', 2_000);
-    expect(context!.signal.reason).toBe('lost');
+    await waitFor(() => context.signal.aborted, 'the handler to be aborted', 2_000);
+    expect(context.signal.reason).toBe('lost');
     let wrote = false;
     expect(
-      await context!.fenced(async () => {
+      await context.fenced(async () => {
         wrote = true;
         return true;
       }),
@@ -297,70 +306,22 @@ describe('deleting', () => {
   });
 
   it('deleteWithJobs has stopped the run by the time it answers, and deleted the record in the same transaction', async () => {
-    const kind = uniqueKind('deleted-with-record');
-    const subjectId = newId();
-    const started = gate();
-    let context: JobContext | undefined;
-    const id = await enqueue(kind, {}, { subjectId });
-    await runners
-      .create({
-        db: db(),
-        dialect: database.dialect,
-        pollMs: 600_000,
-        leaseMs: 1_800_000,
-        handlers: [
-          {
-            kind,
-            onInterrupted: 'resume',
-            async run(c) {
-              context = c;
-              started.open();
-              await aborted(c.signal);
-            },
-          },
-        ],
-      })
-      .start();
-    await started.promise;
+    const { kind, subjectId, id, context } = await startHeldRun('deleted-with-record');
     let recordDeletedIn: unknown;
     await deleteWithJobs(db(), subjectId, { kind, teamId }, async (trx) => {
       recordDeletedIn = trx;
       // Inside the transaction: the run is not stopped before the deletion has committed.
-      expect(context!.signal.aborted).toBe(false);
+      expect(context.signal.aborted).toBe(false);
     });
     expect(recordDeletedIn).not.toBe(db());
     // No wait: stopped before the answer.
-    expect(context!.signal.aborted).toBe(true);
-    expect(context!.signal.reason).toBe('lost');
+    expect(context.signal.aborted).toBe(true);
+    expect(context.signal.reason).toBe('lost');
     expect(await getJob(db(), id)).toBeUndefined();
   });
 
   it("deleteWithJobs leaves the run and the job alone when the record's deletion fails", async () => {
-    const kind = uniqueKind('deleted-with-record-failing');
-    const subjectId = newId();
-    const started = gate();
-    let context: JobContext | undefined;
-    const id = await enqueue(kind, {}, { subjectId });
-    await runners
-      .create({
-        db: db(),
-        dialect: database.dialect,
-        pollMs: 600_000,
-        leaseMs: 1_800_000,
-        handlers: [
-          {
-            kind,
-            onInterrupted: 'resume',
-            async run(c) {
-              context = c;
-              started.open();
-              await aborted(c.signal);
-            },
-          },
-        ],
-      })
-      .start();
-    await started.promise;
+    const { kind, subjectId, id, context } = await startHeldRun('deleted-with-record-failing');
     await expect(
       deleteWithJobs(db(), subjectId, { kind, teamId }, async () => {
         throw new Error('the record could not be deleted');
@@ -369,7 +330,7 @@ describe('deleting', () => {
     expect((await getJob(db(), id))?.status).toBe('running');
     // The runner looks at the table before it gives up a job: the rollback left it there.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(context!.signal.aborted).toBe(false);
+    expect(context.signal.aborted).toBe(false);
   });
 });
 
