@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
 import { Value } from 'typebox/value';
 
 /** JSON is stored as text on both engines (docs/decisions.md, "Storage"); it is read back with decodeJsonColumn. */
@@ -25,10 +26,25 @@ export function decodeJsonColumn<S extends TSchema>(schema: S, text: string, col
   } catch {
     throw new ColumnDecodeError(`The stored ${column} is not valid JSON`);
   }
-  if (Value.Check(schema, value)) return value as Static<S>;
+  if (validatorOf(schema).Check(value)) return value as Static<S>;
   const first = Value.Errors(schema, value)[0];
   const where = first === undefined || first.instancePath === '' ? '' : ` at ${first.instancePath}`;
   throw new ColumnDecodeError(`The stored ${column} is not what Warden expects${where}: ${first?.message ?? 'another shape'}`);
+}
+
+/**
+ * The schema's check compiled once (TypeBox's Compile), kept with the schema object: a page of 100
+ * rules decodes several columns per rule, and `Value.Check` walks the schema anew for each
+ * value, five times the CPU of the rest of a new deep page (bench/README.md, "A new deep page").
+ */
+const validators = new WeakMap<TSchema, Validator>();
+function validatorOf(schema: TSchema): Validator {
+  let validator = validators.get(schema);
+  if (validator === undefined) {
+    validator = Compile(schema) as Validator;
+    validators.set(schema, validator);
+  }
+  return validator;
 }
 
 /** decodeJsonColumn for a nullable column: null stays null. */
