@@ -85,6 +85,36 @@ describe('the in-process rate ceiling', () => {
     expect(Math.min(...odd.slice(1).map((at, i) => at - odd[i]!))).toBeGreaterThanOrEqual(60_000 / 7);
   });
 
+  it('paces a ceiling above a call a millisecond between turns of the event loop, not with timers that wait a millisecond at least', async () => {
+    // 6,000,000 a minute: starts 10 µs apart. The clock moves 4 µs each turn of the event loop.
+    let time = 1_000;
+    let timers = 0;
+    let turns = 0;
+    const limiter = createInProcessRateLimiter({
+      now: () => time,
+      sleep: async (ms) => {
+        timers += 1;
+        time += ms;
+      },
+      yieldTurn: async () => {
+        turns += 1;
+        // After the turn: the callers let in before it see the time they started at.
+        await flush();
+        time += 0.004;
+      },
+    });
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 200 }, () => limiter.acquire('agent:unbounded', 6_000_000).then(() => starts.push(time))));
+    expect(starts).toHaveLength(200);
+    // No timer: a millisecond each would have held 200 calls for 200 ms.
+    expect(timers).toBe(0);
+    expect(turns).toBeGreaterThan(0);
+    // Still paced: never two starts closer than 10 µs on the limiter's clock.
+    const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(0.01 - 1e-9);
+    expect(starts.at(-1)! - starts[0]!).toBeLessThan(199 * 0.012 + 1e-9);
+  });
+
   it('holds for callers arriving over time, and keys do not share a ceiling', async () => {
     const clock = new FakeClock();
     const limiter = createInProcessRateLimiter({ now: clock.now, sleep: clock.sleep });

@@ -32,11 +32,23 @@ interface KeyState {
 }
 
 export interface InProcessRateLimiterOptions {
+  /** Milliseconds, fractional (default: the process's monotonic clock as epoch milliseconds). */
   now?: () => number;
   /** Must really wait (a fake clock's sleep advances the clock); it is aborted when nobody waits any more. */
   sleep?: Sleep;
+  /**
+   * A wait shorter than a millisecond (a ceiling above 60,000 a minute): the next turn of the
+   * event loop, then the clock is read again (default setImmediate). A timer cannot wait less
+   * than a millisecond, so a ceiling of 10,000,000 a minute paced by timers let one call start
+   * per millisecond at best (bench/README.md, "Evaluations").
+   */
+  yieldTurn?: () => Promise<void>;
   windowMs?: number;
 }
+
+/** Epoch milliseconds with the monotonic clock's fractions: calls under a high ceiling start microseconds apart. */
+const preciseNow = () => performance.timeOrigin + performance.now();
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface InProcessRateLimiter extends CallRateLimiter {
   /** Callers waiting under `key` (for tests and metrics). */
@@ -52,8 +64,9 @@ interface SlidingWindow {
 }
 
 export function createInProcessRateLimiter(options: InProcessRateLimiterOptions = {}): InProcessRateLimiter {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? preciseNow;
   const sleep = options.sleep ?? realSleep;
+  const yieldTurn = options.yieldTurn ?? nextTurn;
   const windowMs = options.windowMs ?? 60_000;
   const keys = new Map<string, KeyState>();
   /** The gateway's windows (tryAcquire): start times of the last minute per key, oldest first. */
@@ -89,10 +102,14 @@ export function createInProcessRateLimiter(options: InProcessRateLimiterOptions 
           head.resolve();
           continue;
         }
+        if (freeAt - at < 1) {
+          await yieldTurn();
+          continue;
+        }
         const wake = new AbortController();
         state.wake = wake;
         try {
-          await sleep(Math.max(1, Math.ceil(freeAt - at)), wake.signal);
+          await sleep(Math.ceil(freeAt - at), wake.signal);
         } catch {
           // Woken early: the loop looks at the line again (it ends when nobody is left).
         } finally {
