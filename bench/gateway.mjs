@@ -151,8 +151,8 @@ const warm = async (url, headers, body, rate) => {
 };
 
 /**
- * A warmed run of calls (warmedLoop) through `service`, with its CPU time per call over the
- * measured part only (the figure a loaded machine moves least).
+ * warmedLoop through `service`, with the service's CPU time per call over the measured loop only
+ * (the figure a loaded machine moves least), read between the warm-up and the loop.
  */
 async function measured(service, url, headers, body, rate) {
   await warm(url, headers, body, rate);

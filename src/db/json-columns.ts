@@ -41,7 +41,7 @@ const validators = new WeakMap<TSchema, Validator>();
 function validatorOf(schema: TSchema): Validator {
   let validator = validators.get(schema);
   if (validator === undefined) {
-    validator = Compile(schema) as Validator;
+    validator = Compile(schema);
     validators.set(schema, validator);
   }
   return validator;

@@ -97,9 +97,9 @@ function bulkInserts(db: Kysely<DB>, dialect: Dialect, table: keyof DB, columns:
  * The one batch writer of telemetry (the recorder's flushes and OTLP ingest both come here):
  * a batch's bulk inserts are one statement batch (src/db/statement-batch.ts), all or nothing.
  * On SQLite, outside a transaction, the batch goes to the writer thread asynchronously with the
- * other writes of the event loop's turn: the event loop never waits while the writer inserts
- * a second of gateway traffic (docs/decisions.md, "Telemetry written without holding the event
- * loop"); on PostgreSQL it is one transaction.
+ * other writes of the event loop's turn: the event loop never waits while the writer inserts a
+ * slice (docs/decisions.md, "Telemetry batches as one asynchronous statement batch"); on
+ * PostgreSQL it is one transaction.
  */
 export async function writeTelemetry(db: Kysely<DB>, dialect: Dialect, batch: TelemetryBatch): Promise<void> {
   if (batch.points.length + batch.spans.length + batch.logs.length === 0) return;
